@@ -1,0 +1,159 @@
+// A GPU as the models see it: limits, clocks, memory system, per-class arithmetic throughput and
+// measured latencies. Every figure is loaded from data/devices/ (one JSON file per GPU; generic
+// per-compute-capability files under data/devices/generic/ that specific GPUs inherit from),
+// where each figure carries its source. Nothing in this struct is a literal in code: the
+// defaults below only mean "not given" (0 / empty) and the loader rejects a device whose
+// required figures are missing.
+//
+// JSON key of each figure in a device file's "figures" object is given as [key] on the field.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace teg::device {
+
+struct ComputeCapability {
+  int major = 0;
+  int minor = 0;
+
+  [[nodiscard]] int code() const { return major * 10 + minor; }  // 8.6 -> 86
+  [[nodiscard]] std::string str() const;                          // "8.6"
+  [[nodiscard]] std::string smName() const;                       // "sm_86"
+  friend bool operator==(const ComputeCapability&, const ComputeCapability&) = default;
+  friend auto operator<=>(const ComputeCapability&, const ComputeCapability&) = default;
+};
+
+// How registers are handed out: per warp (cc >= 2.0) or per block (cc 1.x).
+enum class RegisterGranularity { Warp, Block };
+
+// Launch and residency limits: CUDA C++ Programming Guide, "Technical Specifications per Compute
+// Capability", and the allocation rules of the CUDA Occupancy Calculator.
+struct Limits {
+  int warpSize = 0;                      // [warp_size]
+  int maxThreadsPerBlock = 0;            // [max_threads_per_block]
+  std::array<int, 3> maxBlockDim{};      // [max_block_dim] (x, y, z)
+  std::array<long long, 3> maxGridDim{}; // [max_grid_dim]
+  int maxThreadsPerSm = 0;               // [max_threads_per_sm]
+  int maxWarpsPerSm = 0;                 // [max_warps_per_sm]
+  int maxBlocksPerSm = 0;                // [max_blocks_per_sm]
+  int registersPerSm = 0;                // [registers_per_sm] 32-bit registers
+  int maxRegistersPerBlock = 0;          // [max_registers_per_block]
+  int maxRegistersPerThread = 0;         // [max_registers_per_thread]
+  int registerAllocationUnit = 0;        // [register_allocation_unit] registers
+  RegisterGranularity registerAllocationGranularity = RegisterGranularity::Warp;
+                                         // [register_allocation_granularity] "warp" | "block"
+  int sharedMemoryPerSm = 0;             // [shared_memory_per_sm] bytes, largest carve-out
+  std::vector<int> sharedMemoryCarveouts;// [shared_memory_carveouts] bytes per SM, ascending;
+                                         //   a single entry when it is not configurable
+  int sharedMemoryPerBlock = 0;          // [shared_memory_per_block] static/default limit, bytes
+  int sharedMemoryPerBlockOptin = 0;     // [shared_memory_per_block_optin] bytes
+  int reservedSharedMemoryPerBlock = 0;  // [reserved_shared_memory_per_block] bytes (1 KB, cc>=8.0)
+  int sharedMemoryAllocationUnit = 0;    // [shared_memory_allocation_unit] bytes
+  int barriersPerSm = 0;                 // [barriers_per_sm] named barriers are 16 per block
+  int sharedMemoryBanks = 0;             // [shared_memory_banks]
+  int sharedMemoryBankWidth = 0;         // [shared_memory_bank_width] bytes
+  int constantMemory = 0;                // [constant_memory] bytes
+};
+
+// The SM's issue machinery.
+struct Issue {
+  int subPartitions = 0;             // [sub_partitions] processing blocks (1 before Maxwell)
+  int schedulersPerSm = 0;           // [warp_schedulers_per_sm]
+  int dispatchUnitsPerScheduler = 0; // [dispatch_units_per_scheduler]
+};
+
+struct Clocks {
+  double coreMhz = 0;    // [clocks.core_mhz] boost (graphics) clock that cycles are counted in
+  double baseMhz = 0;    // [clocks.base_mhz]
+  double shaderMhz = 0;  // [clocks.shader_mhz] pre-Kepler shader (hot) clock; 0 if none
+  double memoryMhz = 0;  // [clocks.memory_mhz] memory clock as the vendor quotes it
+};
+
+struct Memory {
+  std::string dramType;        // [memory.dram_type] "GDDR6", "HBM2e", ...
+  double dramGiB = 0;          // [memory.dram_gib]
+  double dramBandwidthGBs = 0; // [memory.dram_bandwidth_gbs] theoretical peak, 1e9 B/s
+  int busWidthBits = 0;        // [memory.bus_width_bits]
+  long long l2Bytes = 0;       // [memory.l2_bytes]
+  long long l1BytesPerSm = 0;  // [memory.l1_bytes_per_sm] unified L1/shared total per SM
+  int l1LineBytes = 0;         // [memory.l1_line_bytes]
+  int l2LineBytes = 0;         // [memory.l2_line_bytes]
+  int sectorBytes = 0;         // [memory.sector_bytes] 32 on cc >= 2.0
+};
+
+// Rows of the CUDA C++ Programming Guide's arithmetic throughput table ("results per clock cycle
+// per multiprocessor"), plus the load/store and tensor units the timing model needs.
+// JSON key: throughput.<name> with <name> as returned by instructionClassName().
+enum class InstructionClass {
+  Fp16Fma,          // 16-bit floating-point add, multiply, multiply-add (per half, not half2)
+  Fp32Fma,          // 32-bit floating-point add, multiply, multiply-add
+  Fp64Fma,          // 64-bit floating-point add, multiply, multiply-add
+  Special,          // 32-bit reciprocal, rsqrt, log2, exp2, sine, cosine (SFU)
+  IntAdd,           // 32-bit integer add, extended add, subtract, extended subtract
+  IntMul,           // 32-bit integer multiply, multiply-add, extended multiply-add
+  IntMul24,         // 24-bit integer multiply (__[u]mul24)
+  IntShift,         // 32-bit integer shift
+  IntCompare,       // compare, minimum, maximum
+  IntLogic,         // 32-bit bitwise AND, OR, XOR
+  IntClz,           // count of leading zeros, most significant non-sign bit
+  IntPopc,          // population count
+  WarpShuffle,      // warp shuffle
+  WarpReduce,       // warp reduce
+  Sad,              // sum of absolute difference
+  SimdVideo,        // SIMD video instructions
+  ConvertNarrowInt, // conversions from 8/16-bit integer to 32-bit integer types
+  Convert64,        // conversions from and to 64-bit types
+  ConvertOther,     // all other type conversions
+  Dp4a,             // 8-bit dot product (dp4a/dp2a)
+  LoadStore,        // load/store unit lanes: memory instructions' threads per clock per SM
+  Branch,           // branch/control instructions' threads per clock per SM
+  Count_
+};
+const char* instructionClassName(InstructionClass c);  // "fp32_fma", ...
+std::optional<InstructionClass> instructionClassFromName(const std::string& name);
+
+// A figure measured on real hardware (microbenchmark papers, teg's own microbenchmarks).
+struct MeasuredFigure {
+  double value = 0;
+  std::string unit;    // "cycles", "GB/s", ...
+  std::string method;  // e.g. "luo2024_pchase" (see data/validation/README.md)
+  std::string source;
+};
+
+struct Device {
+  std::string id;                   // file stem, e.g. "a100-sxm4-40gb"
+  std::string name;                 // marketing name, e.g. "NVIDIA A100-SXM4-40GB"
+  std::vector<std::string> aliases; // case-insensitive names that find it
+  bool generic = false;             // a per-compute-capability entry (sm_XY), not a product
+  std::string architecture;         // [architecture] "Ampere"
+  ComputeCapability cc;             // [compute_capability] "8.0"
+  int smCount = 0;                  // [sm_count] (generic entries: 0)
+  Limits limits;
+  Issue issue;
+  Clocks clocks;
+  Memory memory;
+  // Results per clock per SM; absent (0) when the class does not exist on this generation.
+  std::array<double, static_cast<int>(InstructionClass::Count_)> throughput{};
+  // Measured latencies by level or instruction ("dram", "l2", "l1", "shared", "FFMA", ...):
+  // [latency.<what>] = {"value", "unit", "method", "source"}.
+  std::map<std::string, MeasuredFigure> measured;
+
+  // Provenance: for each figure key (e.g. "memory.l2_bytes"), its value as text and its source.
+  struct Figure {
+    std::string key;
+    std::string value;
+    std::string source;
+    std::string definedIn;  // the file that set it (a generic entry, the device, a user override)
+  };
+  std::vector<Figure> figures;
+
+  [[nodiscard]] double throughputOf(InstructionClass c) const {
+    return throughput[static_cast<int>(c)];
+  }
+};
+
+}  // namespace teg::device

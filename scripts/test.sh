@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every test: dependencies, a release build + ctest, an ASan/UBSan build + ctest, fuzzers briefly.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/install-deps.sh"
+jobs=$(nproc)
+
+echo "== release build and tests"
+"$root/scripts/build.sh" release
+ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+"$root/scripts/build.sh" sanitize
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$root/build/sanitize" --output-on-failure -j "$jobs" -LE slow
+
+if [ -x "$root/scripts/fuzz.sh" ]; then
+  echo "== fuzzing (bounded)"
+  "$root/scripts/fuzz.sh" 60
+fi

@@ -1,0 +1,62 @@
+// teg: how fast will this CUDA kernel run on that GPU, and why — without a GPU.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "command.hpp"
+#include "teg/support/error.hpp"
+
+namespace teg::cli {
+
+const device::DeviceDatabase& Context::devices() {
+  if (!database_) {
+    database_ = std::make_unique<device::DeviceDatabase>(device::DeviceDatabase::loadDefault());
+    for (const auto& file : deviceFiles) database_->applyOverrideFile(file);
+  }
+  return *database_;
+}
+
+namespace {
+
+constexpr CommandEntry kCommands[] = {
+    {"devices", "List the GPU database or show one GPU's figures with their sources",
+     registerDevicesCommand},
+    {"occupancy", "Blocks, warps and occupancy per SM of a launch, what limits it, cliffs, sweeps",
+     registerOccupancyCommand},
+    {"model", "Analytical models: waves and f_sched, TMM, GPUDIAG T(g,b) and fu(c), latency hiding",
+     registerModelCommand},
+    {"compile", "Compile a .cu with nvcc and report each kernel's ptxas resources",
+     registerCompileCommand},
+    {"ptx", "Read PTX: statistics, parse check, round trip", registerPtxCommand},
+};
+
+}  // namespace
+}  // namespace teg::cli
+
+int main(int argc, char** argv) {
+  using namespace teg::cli;
+  CLI::App app{"teg — predicts how fast a CUDA kernel runs on an NVIDIA GPU, and why, without a GPU"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "teg 0.1.0");
+  Context context;
+  app.add_option("--device-file", context.deviceFiles,
+                 "A device JSON file that overrides or adds GPUs (repeatable)")
+      ->check(CLI::ExistingFile);
+  for (const auto& command : kCommands) {
+    CLI::App* sub = app.add_subcommand(command.name, command.summary);
+    command.registrar(*sub, context);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const teg::Error& e) {
+    std::fprintf(stderr, "teg: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "teg: internal error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

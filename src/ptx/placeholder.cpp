@@ -1,0 +1,2 @@
+// placeholder translation unit; the module's sources replace it
+namespace teg::ptx {}

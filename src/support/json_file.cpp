@@ -1,0 +1,36 @@
+#include "teg/support/json_file.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "teg/support/error.hpp"
+
+namespace teg {
+
+nlohmann::json parseJson(const std::string& text, const std::string& file) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann reports the byte just past the offending token; point at the token itself.
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
+    if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
+    throw Error(locateOffset(file, text, offset), fmt::format("invalid JSON: {}", what));
+  }
+}
+
+std::string readTextFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot open '{}'", path));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw Error(fmt::format("cannot read '{}'", path));
+  return buffer.str();
+}
+
+nlohmann::json readJsonFile(const std::string& path) { return parseJson(readTextFile(path), path); }
+
+}  // namespace teg
