@@ -1,0 +1,2 @@
+// placeholder translation unit; replaced by the compiler driver
+namespace teg::toolchain {}
