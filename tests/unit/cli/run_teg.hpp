@@ -1,0 +1,21 @@
+// Runs the built `teg` binary with arguments (and optional stdin) and captures what it prints.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace teg::test {
+
+struct CommandResult {
+  int exitCode = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs TEG_EXECUTABLE with `args` (no shell: arguments are passed as they are).
+CommandResult runTeg(const std::vector<std::string>& args, const std::string& stdinText = "");
+
+// Writes `text` to a fresh file under the test temp directory and returns its path.
+std::string writeTempFile(const std::string& name, const std::string& text);
+
+}  // namespace teg::test
