@@ -1,0 +1,321 @@
+// Launch descriptions: JSON -> LaunchDescription, and buffer initialisers -> bytes.
+#include "teg/emu/launch.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <random>
+
+#include "teg/emu/npy.hpp"
+#include "teg/support/error.hpp"
+#include "teg/support/json_file.hpp"
+
+namespace teg::emu {
+
+namespace {
+
+using nlohmann::json;
+
+// Reads fields of one JSON object and reports errors as "<file>: <path>: <problem>".
+class Fields {
+ public:
+  Fields(const json& node, std::string file, std::string path)
+      : node_(node), file_(std::move(file)), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw Error(fmt::format("{}: {}: {}", file_, join(field), problem));
+  }
+  [[nodiscard]] std::string join(const std::string& field) const {
+    if (path_.empty()) return field;
+    if (field.empty()) return path_;
+    return field.front() == '[' ? path_ + field : path_ + "." + field;
+  }
+  [[nodiscard]] bool has(const std::string& key) const { return node_.contains(key); }
+  [[nodiscard]] const json& at(const std::string& key) const {
+    if (!node_.contains(key)) fail(key, "missing");
+    return node_.at(key);
+  }
+  [[nodiscard]] std::string string(const std::string& key) const {
+    const auto& v = at(key);
+    if (!v.is_string()) fail(key, "expected a string");
+    return v.get<std::string>();
+  }
+  [[nodiscard]] double number(const std::string& key) const {
+    const auto& v = at(key);
+    if (!v.is_number()) fail(key, "expected a number");
+    return v.get<double>();
+  }
+  [[nodiscard]] std::uint64_t unsignedInt(const std::string& key, std::uint64_t max) const {
+    const auto& v = at(key);
+    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+      fail(key, "expected a non-negative integer");
+    const auto value = v.get<std::uint64_t>();
+    if (value > max) fail(key, fmt::format("{} is larger than the maximum {}", value, max));
+    return value;
+  }
+  void rejectUnknown(std::initializer_list<const char*> known) const {
+    for (const auto& [key, value] : node_.items()) {
+      bool ok = false;
+      for (const char* k : known) ok = ok || key == k;
+      if (!ok) fail(key, fmt::format("unknown field (expected one of: {})", fmt::join(known, ", ")));
+    }
+  }
+  [[nodiscard]] Fields child(const std::string& key) const {
+    const auto& v = at(key);
+    if (!v.is_object()) fail(key, "expected an object");
+    return Fields(v, file_, join(key));
+  }
+  [[nodiscard]] const std::string& file() const { return file_; }
+
+ private:
+  const json& node_;
+  std::string file_;
+  std::string path_;
+};
+
+std::string resolvePath(const std::string& launchFile, const std::string& relative) {
+  namespace fs = std::filesystem;
+  const fs::path p(relative);
+  if (p.is_absolute() || launchFile.empty()) return p.lexically_normal().string();
+  return (fs::path(launchFile).parent_path() / p).lexically_normal().string();
+}
+
+Dim3 parseDim3(const Fields& f, const std::string& key) {
+  const auto& v = f.at(key);
+  std::vector<std::uint64_t> values;
+  if (v.is_number_integer()) {
+    values.push_back(f.unsignedInt(key, std::numeric_limits<std::uint32_t>::max()));
+  } else if (v.is_array() && !v.empty() && v.size() <= 3) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_number_unsigned()) f.fail(fmt::format("{}[{}]", key, i), "expected a positive integer");
+      values.push_back(v[i].get<std::uint64_t>());
+    }
+  } else {
+    f.fail(key, "expected 1 to 3 positive integers, e.g. [256] or [16, 16]");
+  }
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (values[i] == 0 || values[i] > std::numeric_limits<std::uint32_t>::max())
+      f.fail(fmt::format("{}[{}]", key, i), "must be between 1 and 2^32-1");
+  Dim3 d;
+  d.x = static_cast<std::uint32_t>(values[0]);
+  if (values.size() > 1) d.y = static_cast<std::uint32_t>(values[1]);
+  if (values.size() > 2) d.z = static_cast<std::uint32_t>(values[2]);
+  return d;
+}
+
+ScalarType parseType(const Fields& f, const std::string& key) {
+  const std::string name = f.string(key);
+  if (auto t = scalarTypeFromName(name)) return *t;
+  f.fail(key, fmt::format("unknown type '{}' (expected i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)", name));
+}
+
+BufferInit parseInit(const Fields& parent, const std::string& key) {
+  const auto& v = parent.at(key);
+  if (v.is_string()) {
+    const auto s = v.get<std::string>();
+    if (s == "zeros") return ZerosInit{};
+    if (s == "iota") return IotaInit{};
+    parent.fail(key, fmt::format("unknown initialiser '{}' (expected \"zeros\", \"iota\", "
+                                 "{{\"constant\": x}}, {{\"random\": ...}} or {{\"file\": ...}})", s));
+  }
+  if (!v.is_object() || v.size() != 1)
+    parent.fail(key, "expected \"zeros\", \"iota\", or an object with one of constant, random, file");
+  const Fields init = parent.child(key);
+  if (init.has("constant")) return ConstantInit{init.number("constant")};
+  if (init.has("file")) return FileInit{resolvePath(init.file(), init.string("file"))};
+  if (init.has("random")) {
+    const Fields r = init.child("random");
+    r.rejectUnknown({"seed", "min", "max"});
+    RandomInit random;
+    random.seed = r.has("seed") ? r.unsignedInt("seed", std::numeric_limits<std::uint64_t>::max()) : 0;
+    random.min = r.has("min") ? r.number("min") : 0.0;
+    random.max = r.has("max") ? r.number("max") : 1.0;
+    if (random.max < random.min) r.fail("max", "must not be smaller than min");
+    return random;
+  }
+  init.rejectUnknown({"constant", "random", "file"});
+  parent.fail(key, "unreachable");
+}
+
+LaunchArg parseArg(const Fields& f) {
+  f.rejectUnknown({"name", "scalar", "buffer"});
+  LaunchArg arg;
+  arg.name = f.has("name") ? f.string("name") : "";
+  if (f.has("scalar") == f.has("buffer")) f.fail("", "needs exactly one of \"scalar\" or \"buffer\"");
+  if (f.has("scalar")) {
+    const Fields s = f.child("scalar");
+    s.rejectUnknown({"type", "value"});
+    ScalarArg scalar;
+    scalar.type = parseType(s, "type");
+    const auto& v = s.at("value");
+    if (isFloatingPoint(scalar.type)) {
+      scalar.value = s.number("value");
+    } else if (v.is_number_unsigned()) {
+      scalar.value = v.get<std::uint64_t>();
+    } else if (v.is_number_integer()) {
+      scalar.value = v.get<std::int64_t>();
+    } else {
+      s.fail("value", fmt::format("expected an integer for type {}", scalarTypeName(scalar.type)));
+    }
+    arg.value = scalar;
+  } else {
+    const Fields b = f.child("buffer");
+    b.rejectUnknown({"type", "count", "init", "expect"});
+    BufferArg buffer;
+    buffer.type = parseType(b, "type");
+    buffer.count = b.unsignedInt("count", std::uint64_t{1} << 36);
+    if (b.has("init")) buffer.init = parseInit(b, "init");
+    if (b.has("expect")) {
+      const Fields e = b.child("expect");
+      e.rejectUnknown({"file", "init", "tolerance"});
+      ExpectedValues expect;
+      if (e.has("file"))
+        expect.values = FileInit{resolvePath(e.file(), e.string("file"))};
+      else
+        expect.values = parseInit(e, "init");
+      expect.tolerance = e.has("tolerance") ? e.number("tolerance") : 0.0;
+      if (expect.tolerance < 0) e.fail("tolerance", "must be >= 0");
+      buffer.expect = expect;
+    }
+    arg.value = buffer;
+  }
+  return arg;
+}
+
+template <typename T>
+void storeValue(std::byte* dest, T value) {
+  std::memcpy(dest, &value, sizeof(T));
+}
+
+// Converts `value` to `type` and stores it little-endian at dest (x86-64 and aarch64 are LE).
+void storeAs(ScalarType type, double value, std::byte* dest) {
+  switch (type) {
+    case ScalarType::I8: storeValue(dest, static_cast<std::int8_t>(value)); return;
+    case ScalarType::U8: storeValue(dest, static_cast<std::uint8_t>(value)); return;
+    case ScalarType::I16: storeValue(dest, static_cast<std::int16_t>(value)); return;
+    case ScalarType::U16: storeValue(dest, static_cast<std::uint16_t>(value)); return;
+    case ScalarType::I32: storeValue(dest, static_cast<std::int32_t>(value)); return;
+    case ScalarType::U32: storeValue(dest, static_cast<std::uint32_t>(value)); return;
+    case ScalarType::I64: storeValue(dest, static_cast<std::int64_t>(value)); return;
+    case ScalarType::U64: storeValue(dest, static_cast<std::uint64_t>(value)); return;
+    case ScalarType::F16: storeValue(dest, floatToHalf(static_cast<float>(value))); return;
+    case ScalarType::F32: storeValue(dest, static_cast<float>(value)); return;
+    case ScalarType::F64: storeValue(dest, value); return;
+  }
+}
+
+// The representable range of an integer type, to reject constants that would wrap.
+bool fitsInteger(ScalarType type, double value) {
+  const int bits = scalarTypeSize(type) * 8;
+  if (isSigned(type)) return value >= -std::ldexp(1.0, bits - 1) && value < std::ldexp(1.0, bits - 1);
+  return value >= 0 && value < std::ldexp(1.0, bits);
+}
+
+}  // namespace
+
+LaunchDescription parseLaunch(const std::string& jsonText, const std::string& file) {
+  const json doc = parseJson(jsonText, file);
+  if (!doc.is_object()) throw Error(fmt::format("{}: expected a JSON object at the top level", file));
+  const Fields f(doc, file, "");
+  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "args", "description"});
+  LaunchDescription launch;
+  launch.file = file;
+  launch.source = resolvePath(file, f.string("source"));
+  launch.kernel = f.string("kernel");
+  launch.grid = parseDim3(f, "grid");
+  launch.block = parseDim3(f, "block");
+  if (f.has("dynamic_smem"))
+    launch.dynamicSmem = static_cast<std::uint32_t>(f.unsignedInt("dynamic_smem", std::numeric_limits<std::uint32_t>::max()));
+  if (f.has("args")) {
+    const auto& args = f.at("args");
+    if (!args.is_array()) f.fail("args", "expected an array");
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].is_object()) f.fail(fmt::format("args[{}]", i), "expected an object");
+      launch.args.push_back(parseArg(Fields(args[i], file, fmt::format("args[{}]", i))));
+    }
+  }
+  return launch;
+}
+
+LaunchDescription readLaunchFile(const std::string& path) { return parseLaunch(readTextFile(path), path); }
+
+std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, const BufferInit& init,
+                                         const std::string& what) {
+  const std::size_t size = static_cast<std::size_t>(scalarTypeSize(type));
+  std::vector<std::byte> bytes(count * size);
+  if (std::holds_alternative<ZerosInit>(init)) return bytes;
+  if (const auto* c = std::get_if<ConstantInit>(&init)) {
+    if (!isFloatingPoint(type) && (!fitsInteger(type, c->value) || c->value != std::floor(c->value)))
+      throw Error(fmt::format("{}: constant {} is not representable as {}", what, c->value, scalarTypeName(type)));
+    for (std::uint64_t i = 0; i < count; ++i) storeAs(type, c->value, bytes.data() + i * size);
+    return bytes;
+  }
+  if (std::holds_alternative<IotaInit>(init)) {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      // Integer types wrap modulo 2^bits, as C++ unsigned conversion does.
+      if (isFloatingPoint(type)) {
+        storeAs(type, static_cast<double>(i), bytes.data() + i * size);
+      } else {
+        const std::uint64_t v = i;
+        std::memcpy(bytes.data() + i * size, &v, size);
+      }
+    }
+    return bytes;
+  }
+  if (const auto* r = std::get_if<RandomInit>(&init)) {
+    // mt19937_64 is specified bit-exactly by the standard; the mapping below is ours, so the
+    // same seed gives the same bytes on every platform (std::uniform_*_distribution does not).
+    std::mt19937_64 engine(r->seed);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const std::uint64_t bits = engine();
+      double value = 0;
+      if (isFloatingPoint(type)) {
+        value = r->min + (r->max - r->min) * (static_cast<double>(bits >> 11) * 0x1.0p-53);
+      } else {
+        const double lo = std::ceil(r->min), hi = std::floor(r->max);
+        if (hi < lo || !fitsInteger(type, lo) || !fitsInteger(type, hi))
+          throw Error(fmt::format("{}: random range [{}, {}] does not fit {}", what, r->min, r->max, scalarTypeName(type)));
+        const auto span = static_cast<std::uint64_t>(hi - lo) + 1;
+        value = lo + static_cast<double>(bits % span);
+      }
+      storeAs(type, value, bytes.data() + i * size);
+    }
+    return bytes;
+  }
+  const auto& file = std::get<FileInit>(init);
+  std::vector<std::byte> data;
+  if (std::filesystem::path(file.path).extension() == ".npy") {
+    NpyArray array = readNpy(file.path);
+    if (array.descr != numpyDescr(type) && !(size == 1 && array.descr.substr(1) == std::string(numpyDescr(type)).substr(1)))
+      throw Error(fmt::format("{}: '{}' holds dtype {}, the buffer is {} ({})", what, file.path, array.descr,
+                              scalarTypeName(type), numpyDescr(type)));
+    data = std::move(array.data);
+  } else {
+    const std::string raw = readTextFile(file.path);
+    data.resize(raw.size());
+    std::memcpy(data.data(), raw.data(), raw.size());
+  }
+  if (data.size() != bytes.size())
+    throw Error(fmt::format("{}: '{}' holds {} bytes, the buffer needs {} ({} × {})", what, file.path, data.size(),
+                            bytes.size(), count, scalarTypeName(type)));
+  return data;
+}
+
+std::vector<std::byte> scalarBytes(const ScalarArg& arg) {
+  std::vector<std::byte> bytes(static_cast<std::size_t>(scalarTypeSize(arg.type)));
+  if (const auto* d = std::get_if<double>(&arg.value)) {
+    storeAs(arg.type, *d, bytes.data());
+  } else {
+    // Integers: keep the low bytes (two's complement), exactly as a C cast would.
+    const std::uint64_t v = std::holds_alternative<std::int64_t>(arg.value)
+                                ? static_cast<std::uint64_t>(std::get<std::int64_t>(arg.value))
+                                : std::get<std::uint64_t>(arg.value);
+    std::memcpy(bytes.data(), &v, bytes.size());
+  }
+  return bytes;
+}
+
+}  // namespace teg::emu
