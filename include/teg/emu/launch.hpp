@@ -23,13 +23,11 @@
 #include <vector>
 
 #include "teg/emu/scalar_type.hpp"
+#include "teg/trace/trace.hpp"
 
 namespace teg::emu {
 
-struct Dim3 {
-  std::uint32_t x = 1, y = 1, z = 1;
-  [[nodiscard]] std::uint64_t count() const { return std::uint64_t{x} * y * z; }
-};
+using Dim3 = trace::Dim3;
 
 struct ZerosInit {};
 struct IotaInit {};

@@ -1,0 +1,79 @@
+#include "kernel_info_json.hpp"
+
+#include <fmt/format.h>
+
+#include "teg/support/error.hpp"
+
+namespace teg::trace {
+
+using nlohmann::json;
+
+namespace {
+
+json dimToJson(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
+
+Dim3 dimFromJson(const json& j) { return Dim3{j.at(0).get<std::uint32_t>(), j.at(1).get<std::uint32_t>(), j.at(2).get<std::uint32_t>()}; }
+
+}  // namespace
+
+json kernelInfoToJson(const KernelInfo& kernel) {
+  json instructions = json::array();
+  for (const auto& s : kernel.instructions) {
+    instructions.push_back({{"kind", static_cast<int>(s.kind)},
+                            {"unit", static_cast<int>(s.unit)},
+                            {"space", static_cast<int>(s.space)},
+                            {"bytes", s.accessBytes},
+                            {"defs", s.defs},
+                            {"uses", s.uses},
+                            {"file", s.sourceFile},
+                            {"line", s.sourceLine},
+                            {"text", s.text}});
+  }
+  return {{"name", kernel.name},
+          {"grid", dimToJson(kernel.grid)},
+          {"block", dimToJson(kernel.block)},
+          {"registers", kernel.registersPerThread},
+          {"shared", kernel.sharedBytesPerBlock},
+          {"warp_size", kernel.warpSize},
+          {"source_files", kernel.sourceFiles},
+          {"instructions", instructions}};
+}
+
+KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
+  try {
+    KernelInfo k;
+    k.name = j.at("name").get<std::string>();
+    k.grid = dimFromJson(j.at("grid"));
+    k.block = dimFromJson(j.at("block"));
+    k.registersPerThread = j.at("registers").get<std::uint32_t>();
+    k.sharedBytesPerBlock = j.at("shared").get<std::uint32_t>();
+    k.warpSize = j.at("warp_size").get<std::uint32_t>();
+    k.sourceFiles = j.at("source_files").get<std::vector<std::string>>();
+    const auto& list = j.at("instructions");
+    k.instructions.reserve(list.size());
+    for (std::size_t pc = 0; pc < list.size(); ++pc) {
+      const auto& i = list[pc];
+      StaticInstruction s;
+      s.pc = static_cast<std::uint32_t>(pc);
+      s.kind = static_cast<InstrKind>(i.at("kind").get<int>());
+      s.unit = static_cast<device::InstructionClass>(i.at("unit").get<int>());
+      s.space = static_cast<MemorySpace>(i.at("space").get<int>());
+      s.accessBytes = i.at("bytes").get<std::uint8_t>();
+      s.defs = i.at("defs").get<std::vector<std::uint32_t>>();
+      s.uses = i.at("uses").get<std::vector<std::uint32_t>>();
+      s.sourceFile = i.at("file").get<std::int32_t>();
+      s.sourceLine = i.at("line").get<std::int32_t>();
+      s.text = i.at("text").get<std::string>();
+      if (static_cast<int>(s.kind) > static_cast<int>(InstrKind::Unmodelled) ||
+          static_cast<int>(s.unit) >= static_cast<int>(device::InstructionClass::Count_) ||
+          static_cast<int>(s.space) > static_cast<int>(MemorySpace::Texture))
+        throw Error(fmt::format("{}: instruction {} has an out-of-range kind, unit or space", where, pc));
+      k.instructions.push_back(std::move(s));
+    }
+    return k;
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("{}: malformed kernel header: {}", where, e.what()));
+  }
+}
+
+}  // namespace teg::trace
