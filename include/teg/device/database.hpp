@@ -2,6 +2,8 @@
 // user device files (`--device-file`) that override figures of a known GPU or add a new one.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,9 @@ class DeviceDatabase {
   // teg::Error naming the file and field on malformed input.
   void applyOverrideFile(const std::string& path);
 
-  // Case-insensitive lookup by id, name or alias ("a100", "A100-SXM4-40GB", "sm_80").
+  // Case-insensitive lookup by id, name or alias ("a100", "A100-SXM4-40GB", "sm_80"); spaces,
+  // '-' and '_' and a leading "NVIDIA", "GeForce" or "Tesla" are ignored ("rtx 4090" finds
+  // "NVIDIA GeForce RTX 4090"). Generic entries are also found as "sm80", "8.0", "compute_80".
   // Throws teg::Error listing close matches when nothing matches.
   [[nodiscard]] const Device& find(const std::string& name) const;
   [[nodiscard]] const Device* tryFind(const std::string& name) const;
@@ -31,7 +35,13 @@ class DeviceDatabase {
   [[nodiscard]] const std::vector<Device>& all() const { return devices_; }
 
  private:
+  struct Files;  // the parsed files, kept so that an override also reaches what inherits from it
+  std::shared_ptr<const Files> files_;
   std::vector<Device> devices_;
+  std::map<std::string, std::size_t> index_;  // normalised name -> index into devices_
+
+  // Derives devices_ and index_ from files_ (strong guarantee: throws before changing anything).
+  void rebuild();
   friend class DatabaseBuilder;
 };
 

@@ -46,6 +46,9 @@ struct Limits {
   int registerAllocationUnit = 0;        // [register_allocation_unit] registers
   RegisterGranularity registerAllocationGranularity = RegisterGranularity::Warp;
                                          // [register_allocation_granularity] "warp" | "block"
+  int warpAllocationGranularity = 0;     // [warp_allocation_granularity] with "block"
+                                         //   granularity (cc 1.x), warps are counted in
+                                         //   groups of this many (2); 1 elsewhere
   int sharedMemoryPerSm = 0;             // [shared_memory_per_sm] bytes, largest carve-out
   std::vector<int> sharedMemoryCarveouts;// [shared_memory_carveouts] bytes per SM, ascending;
                                          //   a single entry when it is not configurable
@@ -61,7 +64,9 @@ struct Limits {
 
 // The SM's issue machinery.
 struct Issue {
-  int subPartitions = 0;             // [sub_partitions] processing blocks (1 before Maxwell)
+  int subPartitions = 0;             // [sub_partitions] register-file partitions the occupancy
+                                     //   rules divide the register file into (cuda_occupancy.h:
+                                     //   4 from Kepler on, 2 on GP100; 1 before Kepler)
   int schedulersPerSm = 0;           // [warp_schedulers_per_sm]
   int dispatchUnitsPerScheduler = 0; // [dispatch_units_per_scheduler]
 };
