@@ -1,0 +1,345 @@
+// The product GPU files under data/devices/: every product loads and resolves by the names users
+// type, and a handful of figures are checked against datasheet arithmetic written out here
+// (independent of the files): DRAM bandwidth = bus width / 8 x data rate per pin, and peak FP32
+// = 2 x SMs x FP32 results per clock per SM x clock, against the vendor's published peak. The
+// measured latencies are checked row by row against data/validation/memory_latency.csv.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "teg/device/database.hpp"
+#include "teg/device/device.hpp"
+
+namespace {
+
+using teg::device::Device;
+using teg::device::DeviceDatabase;
+using teg::device::InstructionClass;
+
+const DeviceDatabase& database() {
+  static const DeviceDatabase db =
+      DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  return db;
+}
+
+double relativeError(double actual, double expected) {
+  return std::fabs(actual - expected) / std::fabs(expected);
+}
+
+// --- every product resolves ---------------------------------------------------------------------
+
+TEST(Products, EveryProductHasSmsClocksAndMemory) {
+  int products = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic) continue;
+    ++products;
+    SCOPED_TRACE(d.id);
+    EXPECT_GT(d.smCount, 0);
+    EXPECT_GT(d.clocks.coreMhz, 0);
+    // The base clock is left out only where the vendor publishes none (B200).
+    if (d.id != "b200") {
+      EXPECT_GT(d.clocks.baseMhz, 0);
+    }
+    EXPECT_LE(d.clocks.baseMhz, d.clocks.coreMhz);
+    EXPECT_GT(d.clocks.memoryMhz, 0);
+    EXPECT_FALSE(d.memory.dramType.empty());
+    EXPECT_GT(d.memory.dramGiB, 0);
+    EXPECT_GT(d.memory.dramBandwidthGBs, 0);
+    EXPECT_GT(d.memory.busWidthBits, 0);
+    EXPECT_GE(d.memory.l2Bytes, 0);
+    // Tesla and Fermi count cycles in the shader (hot) clock, which runs at twice the core clock
+    // on every GT200 and GF100/GF110 part; from Kepler on there is no separate shader clock.
+    if (d.cc.major < 3) {
+      EXPECT_NEAR(d.clocks.shaderMhz / d.clocks.coreMhz, 2.0, 0.16);
+    } else {
+      EXPECT_EQ(d.clocks.shaderMhz, 0);
+    }
+    // Every product inherits the limits and throughput table of its generation.
+    EXPECT_EQ(d.limits.warpSize, 32);
+    EXPECT_GT(d.throughputOf(InstructionClass::Fp32Fma), 0);
+  }
+  EXPECT_GE(products, 30);
+}
+
+// Names as users type them (short names, marketing names, what nvidia-smi prints), the file they
+// must resolve to, and the compute capability of that GPU (CUDA C++ Programming Guide, "CUDA-
+// Enabled GPUs" / developer.nvidia.com/cuda-gpus).
+struct Expected {
+  const char* typed;
+  const char* id;
+  const char* cc;
+};
+
+TEST(Products, NamesResolveCaseInsensitively) {
+  const std::vector<Expected> cases = {
+      {"GTX280", "gtx280", "1.3"},
+      {"Tesla C1060", "tesla-c1060", "1.3"},
+      {"gtx480", "gtx480", "2.0"},
+      {"GeForce GTX 580", "gtx580", "2.0"},
+      {"c2050", "tesla-c2050", "2.0"},
+      {"gtx680", "gtx680", "3.0"},
+      {"K20X", "tesla-k20x", "3.5"},
+      {"Tesla K20Xm", "tesla-k20x", "3.5"},
+      {"k20c", "tesla-k20c", "3.5"},
+      {"k40", "tesla-k40", "3.5"},
+      {"gtx980", "gtx980", "5.2"},
+      {"P100", "tesla-p100-sxm2-16gb", "6.0"},
+      {"gtx1080", "gtx1080", "6.1"},
+      {"v100", "tesla-v100-sxm2-16gb", "7.0"},
+      {"Tesla V100-SXM2-16GB", "tesla-v100-sxm2-16gb", "7.0"},
+      {"Tesla V100-PCIE-16GB", "tesla-v100-pcie-16gb", "7.0"},
+      {"t4", "tesla-t4", "7.5"},
+      {"Tesla T4", "tesla-t4", "7.5"},
+      {"rtx2080ti", "rtx2080ti", "7.5"},
+      {"gtx1660ti", "gtx1660ti", "7.5"},
+      {"a100", "a100-sxm4-40gb", "8.0"},
+      {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb", "8.0"},
+      {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb", "8.0"},
+      {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb", "8.0"},
+      {"A10", "a10", "8.6"},
+      {"NVIDIA A10G", "a10g", "8.6"},
+      {"a40", "a40", "8.6"},
+      {"rtx3090", "rtx3090", "8.6"},
+      {"RTX 3080", "rtx3080", "8.6"},
+      {"L4", "l4", "8.9"},
+      {"l40", "l40", "8.9"},
+      {"L40S", "l40s", "8.9"},
+      {"4090", "rtx4090", "8.9"},
+      {"NVIDIA GeForce RTX 4090", "rtx4090", "8.9"},
+      {"rtx4080", "rtx4080", "8.9"},
+      {"h100", "h100-sxm5-80gb", "9.0"},
+      {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb", "9.0"},
+      {"NVIDIA H100 PCIe", "h100-pcie-80gb", "9.0"},
+      {"h800", "h800-pcie-80gb", "9.0"},
+      {"H200", "h200-sxm-141gb", "9.0"},
+      {"B200", "b200", "10.0"},
+      {"rtx5090", "rtx5090", "12.0"},
+  };
+  for (const Expected& e : cases) {
+    SCOPED_TRACE(e.typed);
+    const Device* d = database().tryFind(e.typed);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->id, e.id);
+    EXPECT_EQ(d->cc.str(), e.cc);
+    EXPECT_FALSE(d->generic);
+  }
+}
+
+TEST(Products, ShortNamesAndAliasesAreUnique) {
+  // A name must find exactly one device: count how many devices claim each name.
+  std::map<std::string, std::set<std::string>> owners;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const Device& d : database().all()) {
+    owners[lower(d.id)].insert(d.id);
+    owners[lower(d.name)].insert(d.id);
+    for (const std::string& a : d.aliases) owners[lower(a)].insert(d.id);
+  }
+  for (const auto& [name, ids] : owners) EXPECT_EQ(ids.size(), 1u) << name;
+}
+
+// --- datasheet arithmetic -----------------------------------------------------------------------
+
+struct BandwidthCase {
+  const char* gpu;
+  double busBits;      // datasheet bus width
+  double gbpsPerPin;   // datasheet data rate per pin
+  double published;    // datasheet bandwidth, GB/s
+};
+
+TEST(Products, DramBandwidthIsBusWidthTimesDataRate) {
+  const std::vector<BandwidthCase> cases = {
+      {"Tesla C1060", 512, 1.6, 102},      // seed 002 Table 1: 800 MHz DDR, 512-bit, 102 GB/s
+      {"gtx480", 384, 3.696, 177.4},       // GTX 480 spec: 3696 MT/s GDDR5
+      {"c2050", 384, 3.0, 144},            // C2050 board spec: 1.5 GHz DDR
+      {"k20x", 384, 5.2, 250},             // K20X board spec
+      {"p100", 4096, 1.43, 732},           // P100 datasheet
+      {"v100", 4096, 1.752, 900},          // V100: 1.75 Gbps HBM2 (NVIDIA rounds to 900)
+      {"t4", 256, 10.0, 320},              // T4: 10 Gbps GDDR6
+      {"a100", 5120, 2.43, 1555},          // A100 40GB: 2.43 Gbps HBM2
+      {"a100-80gb", 5120, 3.186, 2039},    // A100 80GB: 3.2 Gbps HBM2e
+      {"rtx3090", 384, 19.5, 936},         // GA102 whitepaper
+      {"rtx4090", 384, 21.0, 1008},        // Ada whitepaper
+      {"l4", 192, 12.5, 300},              // L4 datasheet
+      {"rtx5090", 512, 28.0, 1792},        // RTX Blackwell whitepaper
+  };
+  for (const BandwidthCase& c : cases) {
+    SCOPED_TRACE(c.gpu);
+    const Device& d = database().find(c.gpu);
+    const double computed = c.busBits / 8.0 * c.gbpsPerPin;
+    EXPECT_EQ(d.memory.busWidthBits, static_cast<int>(c.busBits));
+    EXPECT_LT(relativeError(computed, c.published), 0.01);
+    EXPECT_LT(relativeError(d.memory.dramBandwidthGBs, computed), 0.01);
+    // memory_mhz is the clock NVML reports: half the data rate per pin.
+    EXPECT_LT(relativeError(d.clocks.memoryMhz, c.gbpsPerPin * 1000.0 / 2.0), 0.01);
+  }
+}
+
+struct PeakCase {
+  const char* gpu;
+  double publishedGflops;  // vendor's peak FP32 (non-tensor), GFLOP/s
+};
+
+TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
+  // Peak = 2 flops per FMA x SMs x FP32 FMA results per clock per SM x clock. The clock is the
+  // shader clock on Tesla/Fermi (cc < 3) and the boost clock after, except where the vendor
+  // quotes Kepler and Maxwell peaks at the base clock (marked).
+  const std::vector<PeakCase> atBoost = {
+      {"gtx480", 1345},    // GTX 480 spec: 1345 GFLOPS
+      {"c2050", 1030},     // C2050 datasheet: 1.03 TFLOPS single
+      {"p100", 10600},     // P100 SXM2: 10.6 TFLOPS
+      {"gtx1080", 8873},   // GTX 1080 whitepaper: 8873 GFLOPS
+      {"v100", 15700},     // V100 SXM2: 15.7 TFLOPS
+      {"v100-pcie", 14000},// V100 PCIe: 14 TFLOPS
+      {"t4", 8100},        // T4: 8.1 TFLOPS
+      {"a100", 19500},     // A100: 19.5 TFLOPS
+      {"a10", 31200},      // A10: 31.2 TFLOPS
+      {"a40", 37400},      // A40: 37.4 TFLOPS
+      {"rtx3090", 35580},  // GA102 whitepaper: 35.6 TFLOPS
+      {"l4", 30300},       // L4: 30.3 TFLOPS
+      {"l40s", 91600},     // L40S: 91.6 TFLOPS
+      {"rtx4090", 82600},  // Ada whitepaper: 82.6 TFLOPS
+      {"h100", 66900},     // H100 SXM5: 66.9 TFLOPS (whitepaper), 67 (datasheet)
+      {"h100-pcie", 51200},// H100 PCIe: 51 TFLOPS (datasheet), 51.2 (whitepaper)
+      {"rtx5090", 104800}, // RTX Blackwell whitepaper: 104.8 TFLOPS
+  };
+  for (const PeakCase& c : atBoost) {
+    SCOPED_TRACE(c.gpu);
+    const Device& d = database().find(c.gpu);
+    const double clockMhz = d.cc.major < 3 ? d.clocks.shaderMhz : d.clocks.coreMhz;
+    const double gflops =
+        2.0 * d.smCount * d.throughputOf(InstructionClass::Fp32Fma) * clockMhz / 1000.0;
+    EXPECT_LT(relativeError(gflops, c.publishedGflops), 0.01) << gflops;
+  }
+  const std::vector<PeakCase> atBase = {
+      {"k20x", 3950},    // K20X board spec: 3.95 TFLOPS at 732 MHz
+      {"gtx980", 4612},  // GTX 980 whitepaper: 4612 GFLOPS at 1126 MHz
+      {"gtx680", 3090},  // GTX 680 whitepaper: 3090 GFLOPS at 1006 MHz
+  };
+  for (const PeakCase& c : atBase) {
+    SCOPED_TRACE(c.gpu);
+    const Device& d = database().find(c.gpu);
+    const double gflops =
+        2.0 * d.smCount * d.throughputOf(InstructionClass::Fp32Fma) * d.clocks.baseMhz / 1000.0;
+    EXPECT_LT(relativeError(gflops, c.publishedGflops), 0.01) << gflops;
+  }
+}
+
+TEST(Products, SeedFiguresHold) {
+  // Seed 002 Table 3 / Sect. 4: latency hiding needs latency / issue interval warps; the figures
+  // the C1060 file carries are the seed's own measurements.
+  const Device& teslaC1060 = database().find("Tesla C1060");
+  ASSERT_EQ(teslaC1060.measured.count("mad_smem"), 1u);
+  EXPECT_DOUBLE_EQ(teslaC1060.measured.at("mad_smem").value, 34.6);  // seed 002 Table 2
+  // Seed 001 Sect. IV: "an NVIDIA GTX480 with 15 multiprocessors, each of which has 32 cores and
+  // supports up to 1536 threads sharing the same 48 KB shared memory".
+  const Device& gtx480 = database().find("GTX480");
+  EXPECT_EQ(gtx480.smCount, 15);
+  EXPECT_EQ(gtx480.limits.maxThreadsPerSm, 1536);
+  EXPECT_EQ(gtx480.limits.sharedMemoryPerSm, 48 * 1024);
+  EXPECT_EQ(gtx480.throughputOf(InstructionClass::Fp32Fma), 32);  // 32 cores per SM
+  // Seed 002 Table 1 / Example 1: Tesla C1060, 240 SPs = N_SM 30, 1.3 GHz, 512-bit, 4096 MB,
+  // "SP without dual issue" 624 Gflop/s = 240 x 1.3 GHz x 2.
+  const Device& c1060 = database().find("c1060");
+  EXPECT_EQ(c1060.smCount, 30);
+  EXPECT_NEAR(c1060.clocks.shaderMhz, 1300, 5);
+  EXPECT_EQ(c1060.memory.busWidthBits, 512);
+  EXPECT_EQ(c1060.memory.dramGiB, 4);
+  EXPECT_EQ(c1060.memory.l2Bytes, 0);  // no cache for global memory on cc 1.x
+  const double gflops = 2.0 * c1060.smCount *
+                        c1060.throughputOf(InstructionClass::Fp32Fma) * c1060.clocks.shaderMhz /
+                        1000.0;
+  EXPECT_LT(relativeError(gflops, 624), 0.01) << gflops;
+  // Seed 003: Tesla C2050, cc 2.0, "Maximum Active threads per SM: 1536"; 448 CUDA cores / 32
+  // per SM = 14 SMs (C2050 board specification).
+  const Device& c2050 = database().find("Tesla C2050");
+  EXPECT_EQ(c2050.limits.maxThreadsPerSm, 1536);
+  EXPECT_EQ(c2050.smCount, 14);
+}
+
+// --- measured latencies against data/validation/memory_latency.csv ------------------------------
+
+// Splits one CSV line; fields may be double-quoted (with "" for a quote inside).
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsv) {
+  // (gpu, level, method) -> cycles
+  std::map<std::string, double> rows;
+  std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/validation/memory_latency.csv");
+  ASSERT_TRUE(in.good());
+  std::string line;
+  std::getline(in, line);  // header: gpu,cc,level,cycles,method,...
+  while (std::getline(in, line)) {
+    const auto f = splitCsv(line);
+    if (f.size() < 5) continue;
+    rows[f[0] + "|" + f[2] + "|" + f[4]] = std::stod(f[3]);
+  }
+  ASSERT_GT(rows.size(), 40u);
+
+  const std::string marker = "data/validation/memory_latency.csv (";
+  int checked = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic) continue;
+    for (const auto& [what, m] : d.measured) {
+      SCOPED_TRACE(d.id + " latency." + what);
+      EXPECT_EQ(m.unit, "cycles");
+      EXPECT_FALSE(m.method.empty());
+      const auto at = m.source.find(marker);
+      if (at == std::string::npos) {
+        // The only other measured figures are seed 002's Tesla C1060 measurements.
+        EXPECT_EQ(d.id, "tesla-c1060");
+        EXPECT_NE(m.source.find("seed 002"), std::string::npos) << m.source;
+        continue;
+      }
+      // "(<gpu>, <level>, <method>)"
+      const auto close = m.source.find(')', at);
+      std::stringstream cite(m.source.substr(at + marker.size(), close - at - marker.size()));
+      std::string gpu, level, method;
+      std::getline(cite, gpu, ',');
+      std::getline(cite >> std::ws, level, ',');
+      std::getline(cite >> std::ws, method);
+      EXPECT_EQ(method, m.method);
+      // The key is latency.<level> or latency.<level>@<method>.
+      EXPECT_EQ(what.substr(0, what.find('@')), level);
+      const auto row = rows.find(gpu + "|" + level + "|" + method);
+      ASSERT_NE(row, rows.end()) << gpu << " " << level << " " << method;
+      EXPECT_DOUBLE_EQ(m.value, row->second);
+      ++checked;
+    }
+  }
+  // Every memory_latency.csv row is filed under exactly one product.
+  EXPECT_EQ(checked, static_cast<int>(rows.size()));
+}
+
+}  // namespace
