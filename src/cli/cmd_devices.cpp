@@ -1,11 +1,130 @@
-// Placeholder until the devices command lands; it refuses to run rather than pretend.
+// `teg devices`: the GPU database. Lists every device, or shows one device's figures, each with
+// its value, its source and the file that set it (a generic entry, the GPU's file, a user file).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
 #include "command.hpp"
-#include "teg/support/error.hpp"
+#include "teg/device/database.hpp"
+#include "teg/device/figures.hpp"
+#include "teg/report/table.hpp"
+#include "teg/support/data_dir.hpp"
 
 namespace teg::cli {
 
-void registerDevicesCommand(CLI::App& app, Context&) {
-  app.callback([] { throw Error("'devices' is not implemented yet"); });
+namespace {
+
+using device::Device;
+using nlohmann::json;
+
+std::string orDash(double value, const std::string& text) { return value > 0 ? text : "-"; }
+
+// A path under the data directory is shown relative to it ("devices/generic/sm_80.json").
+std::string shortPath(const std::string& path) {
+  const std::string root = dataDirectory() + "/";
+  return path.compare(0, root.size(), root) == 0 ? path.substr(root.size()) : path;
+}
+
+std::string l2Text(const Device& d) {
+  if (d.memory.l2Bytes <= 0) return "-";
+  const double mib = static_cast<double>(d.memory.l2Bytes) / (1024.0 * 1024.0);
+  return mib >= 1 ? fmt::format("{:g} MiB", mib) : fmt::format("{} KiB", d.memory.l2Bytes / 1024);
+}
+
+json summaryJson(const Device& d) {
+  return {{"id", d.id},
+          {"name", d.name},
+          {"aliases", d.aliases},
+          {"generic", d.generic},
+          {"compute_capability", d.cc.str()},
+          {"architecture", d.architecture},
+          {"sm_count", d.smCount},
+          {"core_mhz", d.clocks.coreMhz},
+          {"dram_bandwidth_gbs", d.memory.dramBandwidthGBs},
+          {"l2_bytes", d.memory.l2Bytes}};
+}
+
+void listDevices(const device::DeviceDatabase& db, bool asJson) {
+  if (asJson) {
+    json out = json::array();
+    for (const auto& d : db.all()) out.push_back(summaryJson(d));
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  report::Table table({"id", "name", "cc", "arch", "SMs", "boost MHz", "DRAM GB/s", "L2"});
+  for (const auto& d : db.all())
+    table.addRow({d.id, d.name, d.cc.str(), d.architecture, orDash(d.smCount, fmt::format("{}", d.smCount)),
+                  orDash(d.clocks.coreMhz, fmt::format("{:g}", d.clocks.coreMhz)),
+                  orDash(d.memory.dramBandwidthGBs, fmt::format("{:g}", d.memory.dramBandwidthGBs)),
+                  l2Text(d)});
+  std::cout << table.render();
+  std::cout << fmt::format("\n{} devices. `teg devices show NAME` prints one with the source of every figure.\n",
+                           db.all().size());
+}
+
+// A figure's value as JSON: numbers and arrays stay typed, anything else is a string.
+json typedValue(const std::string& text) {
+  const json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded() && (parsed.is_number() || parsed.is_array())) return parsed;
+  return text;
+}
+
+void showDevice(const Device& d, bool asJson) {
+  if (asJson) {
+    json out = summaryJson(d);
+    json figures = json::array();
+    for (const auto& f : d.figures)
+      figures.push_back({{"key", f.key},
+                         {"group", device::figureGroupOf(f.key)},
+                         {"value", typedValue(f.value)},
+                         {"source", f.source},
+                         {"defined_in", shortPath(f.definedIn)}});
+    out["figures"] = figures;
+    json measured = json::object();
+    for (const auto& [what, m] : d.measured)
+      measured[what] = {{"value", m.value}, {"unit", m.unit}, {"method", m.method}, {"source", m.source}};
+    out["measured"] = measured;
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> head = {
+      {"id", d.id},
+      {"name", d.name},
+      {"compute capability", fmt::format("{} ({})", d.cc.str(), d.architecture)},
+  };
+  if (!d.aliases.empty()) head.emplace_back("aliases", fmt::format("{}", fmt::join(d.aliases, ", ")));
+  if (d.generic) head.emplace_back("kind", "generic entry (GPUs of this compute capability inherit it)");
+  std::cout << report::renderKeyValues(head);
+  for (const auto& group : device::figureGroups()) {
+    report::Table table({"figure", "value", "source", "defined in"},
+                        {report::Align::Left, report::Align::Right, report::Align::Left, report::Align::Left});
+    for (const auto& f : d.figures)
+      if (device::figureGroupOf(f.key) == group)
+        table.addRow({f.key, f.value, f.source, shortPath(f.definedIn)});
+    if (table.rows() == 0) continue;
+    std::cout << "\n" << group << "\n" << table.render();
+  }
+}
+
+}  // namespace
+
+void registerDevicesCommand(CLI::App& app, Context& context) {
+  auto json = std::make_shared<bool>(false);
+  app.add_flag("--json", *json, "Print JSON instead of a table");
+  CLI::App* show = app.add_subcommand("show", "Print one GPU's figures with their sources and files");
+  auto name = std::make_shared<std::string>();
+  auto showJson = std::make_shared<bool>(false);
+  show->add_option("NAME", *name, "GPU id, name or alias (a100, \"RTX 4090\", sm_80, 8.6)")->required();
+  show->add_flag("--json", *showJson, "Print JSON instead of tables");
+  app.require_subcommand(0, 1);
+  app.callback([&context, json, show, name, showJson] {
+    const auto& db = context.devices();
+    if (show->parsed())
+      showDevice(db.find(*name), *json || *showJson);
+    else
+      listDevices(db, *json);
+  });
 }
 
 }  // namespace teg::cli

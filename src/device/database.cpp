@@ -188,6 +188,11 @@ void DeviceDatabase::rebuild() {
       if (!override.name.empty()) device.name = override.name;
       for (const auto& alias : override.aliases) device.aliases.push_back(alias);
     }
+    // Show figures in the table's order (limits before clocks, ...), not in JSON key order.
+    std::stable_sort(device.figures.begin(), device.figures.end(),
+                     [](const Device::Figure& a, const Device::Figure& b) {
+                       return detail::figureOrder(a.key) < detail::figureOrder(b.key);
+                     });
     resolving.pop_back();
     return resolved.emplace(key, std::move(device)).first->second;
   };

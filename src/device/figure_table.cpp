@@ -1,5 +1,7 @@
 #include "figure_table.hpp"
 
+#include "teg/device/figures.hpp"
+
 #include <fmt/format.h>
 
 #include <regex>
@@ -196,6 +198,13 @@ const FigureSpec* findFigureSpec(const std::string& key) {
   return nullptr;
 }
 
+std::size_t figureOrder(const std::string& key) {
+  const auto& specs = figureSpecs();
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].key == key) return i;
+  return specs.size();
+}
+
 std::string checkFigureValue(FigureKind kind, const json& v) {
   switch (kind) {
     case FigureKind::PositiveInt:
@@ -267,3 +276,18 @@ std::string figureValueText(const json& value) {
 }
 
 }  // namespace teg::device::detail
+
+namespace teg::device {
+
+std::string figureGroupOf(const std::string& key) {
+  const auto* spec = detail::findFigureSpec(key);
+  return spec ? detail::figureGroupName(spec->group) : "";
+}
+
+const std::vector<std::string>& figureGroups() {
+  static const std::vector<std::string> groups = {"identity", "limits", "issue",   "clocks",
+                                                  "memory",   "throughput", "measured"};
+  return groups;
+}
+
+}  // namespace teg::device

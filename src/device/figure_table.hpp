@@ -46,6 +46,9 @@ const std::vector<FigureSpec>& figureSpecs();
 // The spec of `key` (including "latency.<what>"), or nullptr for an unknown key.
 const FigureSpec* findFigureSpec(const std::string& key);
 
+// Position of `key` in figureSpecs() (measured figures after all of them), for display order.
+std::size_t figureOrder(const std::string& key);
+
 // A one-line reason why `value` does not fit `kind`, or "" when it fits.
 std::string checkFigureValue(FigureKind kind, const nlohmann::json& value);
 
