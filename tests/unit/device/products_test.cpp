@@ -2,7 +2,7 @@
 // type, and a handful of figures are checked against datasheet arithmetic written out here
 // (independent of the files): DRAM bandwidth = bus width / 8 x data rate per pin, and peak FP32
 // = 2 x SMs x FP32 results per clock per SM x clock, against the vendor's published peak. The
-// measured latencies are checked row by row against data/validation/memory_latency.csv.
+// measured latencies are checked row by row against the data/validation CSVs they cite.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -120,6 +120,8 @@ TEST(Products, NamesResolveCaseInsensitively) {
       {"H200", "h200-sxm-141gb", "9.0"},
       {"B200", "b200", "10.0"},
       {"rtx5090", "rtx5090", "12.0"},
+      {"TITAN V", "titan-v", "7.0"},
+      {"titan rtx", "titan-rtx", "7.5"},
   };
   for (const Expected& e : cases) {
     SCOPED_TRACE(e.typed);
@@ -209,6 +211,8 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"rtx4090", 82600},  // Ada whitepaper: 82.6 TFLOPS
       {"h100", 66900},     // H100 SXM5: 66.9 TFLOPS (whitepaper), 67 (datasheet)
       {"h100-pcie", 51200},// H100 PCIe: 51 TFLOPS (datasheet), 51.2 (whitepaper)
+      {"titan v", 14900},  // TITAN V: 14.9 TFLOPS
+      {"titan rtx", 16300},// TITAN RTX: 16.3 TFLOPS
       {"rtx5090", 104800}, // RTX Blackwell whitepaper: 104.8 TFLOPS
   };
   for (const PeakCase& c : atBoost) {
@@ -293,53 +297,100 @@ std::vector<std::string> splitCsv(const std::string& line) {
   return fields;
 }
 
-TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsv) {
-  // (gpu, level, method) -> cycles
-  std::map<std::string, double> rows;
-  std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/validation/memory_latency.csv");
-  ASSERT_TRUE(in.good());
+// Reads a validation CSV into rows of fields (header dropped).
+std::vector<std::vector<std::string>> readCsv(const std::string& name) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/validation/" + name);
   std::string line;
-  std::getline(in, line);  // header: gpu,cc,level,cycles,method,...
-  while (std::getline(in, line)) {
-    const auto f = splitCsv(line);
-    if (f.size() < 5) continue;
-    rows[f[0] + "|" + f[2] + "|" + f[4]] = std::stod(f[3]);
-  }
-  ASSERT_GT(rows.size(), 40u);
+  std::getline(in, line);  // header
+  while (std::getline(in, line))
+    if (!line.empty()) rows.push_back(splitCsv(line));
+  return rows;
+}
 
-  const std::string marker = "data/validation/memory_latency.csv (";
-  int checked = 0;
+// The "(a, b, ..., z)" citation that follows `marker` in a figure's source, split at ", ". The
+// last field is taken to run to the closing parenthesis, and the middle one may contain ", "
+// (PTX text such as "mov.u32 r1, tid.x"), so the caller says how many fields to expect.
+std::vector<std::string> citedRow(const std::string& source, const std::string& marker,
+                                  std::size_t fields) {
+  const auto at = source.find(marker);
+  if (at == std::string::npos) return {};
+  std::string inside = source.substr(at + marker.size());
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i + 1 < fields; ++i) {
+    if (i + 2 == fields) {  // the field before the last one ends at the last ", " before ")"
+      const auto close = inside.find(')');
+      const auto comma = inside.rfind(", ", close);
+      out.push_back(inside.substr(0, comma));
+      inside = inside.substr(comma + 2);
+    } else {
+      const auto comma = inside.find(", ");
+      out.push_back(inside.substr(0, comma));
+      inside = inside.substr(comma + 2);
+    }
+  }
+  out.push_back(inside.substr(0, inside.find(')')));
+  return out;
+}
+
+TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsvs) {
+  // memory_latency.csv: gpu,cc,level,cycles,method,... ; key (gpu|level|method) -> cycles
+  std::map<std::string, double> memoryRows;
+  for (const auto& f : readCsv("memory_latency.csv"))
+    memoryRows[f.at(0) + "|" + f.at(2) + "|" + f.at(4)] = std::stod(f.at(3));
+  // instruction_latency.csv: gpu,cc,isa,instruction,kind,cycles,... (dependent latencies only)
+  std::map<std::string, double> instructionRows;
+  for (const auto& f : readCsv("instruction_latency.csv"))
+    if (f.at(4) == "dependent_latency")
+      instructionRows[f.at(0) + "|" + f.at(2) + "|" + f.at(3) + "|" + f.at(5)] =
+          std::stod(f.at(5));
+  ASSERT_EQ(memoryRows.size(), 43u);  // the row count data/validation/README.md gives
+
+  std::set<std::string> memoryUsed;
+  int instructionChecked = 0;
   for (const Device& d : database().all()) {
     if (d.generic) continue;
     for (const auto& [what, m] : d.measured) {
       SCOPED_TRACE(d.id + " latency." + what);
       EXPECT_EQ(m.unit, "cycles");
       EXPECT_FALSE(m.method.empty());
-      const auto at = m.source.find(marker);
-      if (at == std::string::npos) {
+      if (const auto row = citedRow(m.source, "data/validation/memory_latency.csv (", 3);
+          !row.empty()) {
+        // "(<gpu>, <level>, <method>)"; the key is latency.<level> or latency.<level>@<method>.
+        EXPECT_EQ(row[2], m.method);
+        EXPECT_EQ(what.substr(0, what.find('@')), row[1]);
+        const std::string key = row[0] + "|" + row[1] + "|" + row[2];
+        const auto found = memoryRows.find(key);
+        ASSERT_NE(found, memoryRows.end()) << key;
+        EXPECT_DOUBLE_EQ(m.value, found->second);
+        EXPECT_TRUE(memoryUsed.insert(key).second) << "row filed twice: " << key;
+      } else if (const auto irow =
+                     citedRow(m.source, "data/validation/instruction_latency.csv (", 4);
+                 !irow.empty()) {
+        // "(<gpu>, <isa>, <instruction>, dependent_latency)"
+        EXPECT_EQ(irow[3], "dependent_latency");
+        // Cycles are part of the row key because Jia's Turing table lists some opcodes twice.
+        const std::string prefix = irow[0] + "|" + irow[1] + "|" + irow[2] + "|";
+        const auto found = instructionRows.lower_bound(prefix);
+        ASSERT_TRUE(found != instructionRows.end() && found->first.rfind(prefix, 0) == 0)
+            << prefix;
+        bool matches = false;
+        for (auto it = found; it != instructionRows.end() && it->first.rfind(prefix, 0) == 0; ++it)
+          matches = matches || it->second == m.value;
+        EXPECT_TRUE(matches) << prefix << " " << m.value;
+        ++instructionChecked;
+      } else {
         // The only other measured figures are seed 002's Tesla C1060 measurements.
         EXPECT_EQ(d.id, "tesla-c1060");
         EXPECT_NE(m.source.find("seed 002"), std::string::npos) << m.source;
-        continue;
       }
-      // "(<gpu>, <level>, <method>)"
-      const auto close = m.source.find(')', at);
-      std::stringstream cite(m.source.substr(at + marker.size(), close - at - marker.size()));
-      std::string gpu, level, method;
-      std::getline(cite, gpu, ',');
-      std::getline(cite >> std::ws, level, ',');
-      std::getline(cite >> std::ws, method);
-      EXPECT_EQ(method, m.method);
-      // The key is latency.<level> or latency.<level>@<method>.
-      EXPECT_EQ(what.substr(0, what.find('@')), level);
-      const auto row = rows.find(gpu + "|" + level + "|" + method);
-      ASSERT_NE(row, rows.end()) << gpu << " " << level << " " << method;
-      EXPECT_DOUBLE_EQ(m.value, row->second);
-      ++checked;
     }
   }
   // Every memory_latency.csv row is filed under exactly one product.
-  EXPECT_EQ(checked, static_cast<int>(rows.size()));
+  EXPECT_EQ(memoryUsed.size(), memoryRows.size());
+  // Dependent latencies filed: V100 24 + T4 26 less the 4 ambiguous DSET/DSETP rows + TITAN V 43
+  // + TITAN RTX 43 (README: 245 rows = these 136 + A100's 109 independent-issue rows).
+  EXPECT_EQ(instructionChecked, 24 + 22 + 43 + 43);
 }
 
 }  // namespace
