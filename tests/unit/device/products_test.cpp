@@ -121,6 +121,11 @@ TEST(Products, NamesResolveCaseInsensitively) {
       {"B200", "b200", "10.0"},
       {"rtx5090", "rtx5090", "12.0"},
       {"TITAN V", "titan-v", "7.0"},
+      {"GeForce GTX 780 Ti", "gtx780ti", "3.5"},
+      {"gtx750ti", "gtx750ti", "5.0"},
+      {"1080ti", "gtx1080ti", "6.1"},
+      {"rtx3060", "rtx3060", "8.6"},
+      {"RTX 5080", "rtx5080", "12.0"},
       {"titan rtx", "titan-rtx", "7.5"},
   };
   for (const Expected& e : cases) {
@@ -213,6 +218,9 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"h100-pcie", 51200},// H100 PCIe: 51 TFLOPS (datasheet), 51.2 (whitepaper)
       {"titan v", 14900},  // TITAN V: 14.9 TFLOPS
       {"titan rtx", 16300},// TITAN RTX: 16.3 TFLOPS
+      {"gtx1080ti", 11340},// GTX 1080 Ti: 11.3 TFLOPS
+      {"rtx3060", 12740},  // RTX 3060: 12.7 TFLOPS
+      {"rtx5080", 56300},  // RTX Blackwell whitepaper: 56.3 TFLOPS
       {"rtx5090", 104800}, // RTX Blackwell whitepaper: 104.8 TFLOPS
   };
   for (const PeakCase& c : atBoost) {
@@ -227,6 +235,8 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"k20x", 3950},    // K20X board spec: 3.95 TFLOPS at 732 MHz
       {"gtx980", 4612},  // GTX 980 whitepaper: 4612 GFLOPS at 1126 MHz
       {"gtx680", 3090},  // GTX 680 whitepaper: 3090 GFLOPS at 1006 MHz
+      {"gtx780ti", 5040},// GTX 780 Ti: 5.04 TFLOPS at 875 MHz
+      {"gtx750ti", 1306},// GTX 750 Ti whitepaper: 1306 GFLOPS at 1020 MHz
   };
   for (const PeakCase& c : atBase) {
     SCOPED_TRACE(c.gpu);
