@@ -1,0 +1,133 @@
+// The functional emulator: runs one kernel of a parsed PTX module on the CPU, thread by thread
+// in SIMT warps of 32 lanes, and streams every executed warp instruction to a trace listener
+// (seed 000 §1.3.5: what TEG took from Barra). It knows nothing about time.
+//
+// Typical use:
+//
+//   ptx::Module module = ptx::parseFile("saxpy.ptx");
+//   emu::LaunchDescription launch = emu::readLaunchFile("saxpy.launch.json");
+//   emu::Emulator emulator(module, launch);          // allocates and fills the buffers
+//   emu::RunOptions options;
+//   options.listener = &myListener;                   // optional
+//   emu::RunSummary summary = emulator.run(options);  // throws teg::Error on a kernel fault
+//   std::span<const std::byte> y = emulator.buffer("y");
+//
+// Memory: global memory is a sparse set of device allocations (one per buffer argument, one per
+// module `.global` variable), each at its own 512-byte-aligned address with an unmapped gap after
+// it; any access outside an allocation is an error. Shared, local, const and kernel-parameter
+// memory live in generic-address windows (see kSharedWindow...), so cvta and generic loads and
+// stores resolve to the right space. Errors name block, thread, instruction (with its .loc source
+// line) and address, like compute-sanitizer.
+//
+// Listener ordering: the listener hears beginKernel, then each emulated block whole (beginBlock,
+// its warps' instructions interleaved as they ran, endBlock) in increasing linear block order,
+// then endKernel — whatever the number of worker threads. With more than one thread, blocks run in
+// parallel (TBB) in batches and each block's events are buffered until every earlier block has
+// been delivered, so the listener is only ever called from one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "teg/emu/launch.hpp"
+#include "teg/ptx/ir.hpp"
+#include "teg/trace/trace.hpp"
+
+namespace teg::emu {
+
+// Generic-address windows (64-bit generic addressing). Global allocations start at kGlobalBase.
+inline constexpr std::uint64_t kGlobalBase = 0x00007f0000000000ull;
+inline constexpr std::uint64_t kSharedWindow = 0x00007e0000000000ull;  // + offset in the block
+inline constexpr std::uint64_t kLocalWindow = 0x00007d0000000000ull;   // + offset in the thread
+inline constexpr std::uint64_t kConstWindow = 0x00007c0000000000ull;   // + offset in the bank
+inline constexpr std::uint64_t kParamWindow = 0x00007b0000000000ull;   // + offset in the params
+inline constexpr std::uint64_t kWindowSize = 0x0000010000000000ull;
+
+// Which blocks to emulate: linear block indices [first, first + count), x fastest.
+struct BlockRange {
+  std::uint64_t first = 0;
+  std::uint64_t count = ~std::uint64_t{0};  // clipped to the grid
+};
+
+struct RunOptions {
+  // Stop with an error after this many warp instructions in total (0 = no limit).
+  std::uint64_t maxInstructions = 0;
+  // Emulate only these blocks (e.g. the first wave); all blocks when empty.
+  std::optional<BlockRange> blocks;
+  // Worker threads for blocks in parallel (TBB); 0 = all hardware threads, 1 = this thread only.
+  unsigned threads = 1;
+  // Receives the trace; may be null.
+  trace::TraceListener* listener = nullptr;
+  // Nesting limit of `call` (recursion); deeper is an error.
+  std::uint32_t maxCallDepth = 64;
+};
+
+struct RunSummary {
+  std::uint64_t blocksRun = 0;
+  std::uint64_t warpInstructions = 0;    // executed warp instructions (guard-false ones included)
+  std::uint64_t threadInstructions = 0;  // sum of active lanes over them (after the guard)
+  bool partialGrid = false;              // only a subset of blocks was emulated
+};
+
+class Emulator {
+ public:
+  // Finds `launch.kernel` in the module (exact name, or the name a C++ mangled entry demangles
+  // to, e.g. "saxpy" for "_Z5saxpyifPKfPf"), materialises every buffer argument into its own
+  // allocation and packs the arguments into the kernel's parameters. Throws teg::Error when the
+  // kernel is missing, the arguments do not match the parameters, or the launch is impossible.
+  Emulator(const ptx::Module& module, const LaunchDescription& launch);
+
+  // Lower level: no arguments yet; add them in parameter order with addBuffer/addScalar.
+  Emulator(const ptx::Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
+           std::uint32_t dynamicSmemBytes = 0);
+
+  ~Emulator();
+  Emulator(Emulator&&) noexcept;
+  Emulator& operator=(Emulator&&) noexcept;
+  Emulator(const Emulator&) = delete;
+  Emulator& operator=(const Emulator&) = delete;
+
+  // Appends a pointer parameter pointing to a new allocation holding `contents`; returns its
+  // device address.
+  std::uint64_t addBuffer(const std::string& name, std::span<const std::byte> contents);
+  // Appends a by-value parameter (its bytes, little-endian, of the parameter's size).
+  void addScalar(const std::string& name, std::span<const std::byte> bytes);
+
+  // Runs the kernel (all its blocks, or options.blocks). May be called again; memory keeps the
+  // state the previous run left.
+  RunSummary run(const RunOptions& options = {});
+
+  // Contents of a buffer argument (by argument name) or of a module `.global` variable.
+  [[nodiscard]] std::span<const std::byte> buffer(std::string_view name) const;
+  [[nodiscard]] std::span<std::byte> mutableBuffer(std::string_view name);
+  [[nodiscard]] std::uint64_t bufferAddress(std::string_view name) const;
+  [[nodiscard]] std::vector<std::string> bufferNames() const;
+
+  // The kernel's static description (one StaticInstruction per pc), as the listener receives it.
+  [[nodiscard]] const trace::KernelInfo& kernelInfo() const;
+  [[nodiscard]] const ptx::Function& kernel() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The entry function named `name` (exact, or demangled from an Itanium `_Z` name); throws
+// teg::Error listing the module's entries when there is none.
+const ptx::Function& findKernel(const ptx::Module& module, std::string_view name);
+
+// The unqualified function name of an Itanium-mangled symbol ("_Z5saxpyifPKfPf" -> "saxpy",
+// "_ZN2ns3fooEv" -> "ns::foo"); the input unchanged when it is not mangled.
+std::string demangledBaseName(std::string_view symbol);
+
+// The static description of one function as the timing engine sees it (kinds, unit classes,
+// spaces, access sizes, defs/uses, source lines, text).
+trace::KernelInfo describeKernel(const ptx::Module& module, const ptx::Function& function);
+
+}  // namespace teg::emu
