@@ -1,0 +1,47 @@
+// How a warp's memory request maps onto the memory system: the 32-byte sectors and 128-byte lines
+// a global access touches (coalescing, CUDA C++ Programming Guide "Global Memory" of each compute
+// capability; Lai §3.2.3.4), the transactions of compute capability 1.2/1.3's segment rules, and
+// the wavefronts a shared-memory access needs (bank conflicts: Lai §3.2.3.3, the guide's
+// "Shared Memory" section of each compute capability). Pure functions, shared by the statistics
+// of the emulator and by the timing engine so that both count the same way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "teg/trace/trace.hpp"
+
+namespace teg::trace {
+
+struct GlobalAccessShape {
+  std::uint32_t sectors = 0;         // distinct sectors touched
+  std::uint32_t lines = 0;           // distinct lines touched
+  std::uint32_t bytesRequested = 0;  // active lanes × bytes per lane
+};
+
+// Distinct sectors/lines of the accesses [address, address + bytesPerLane) of the active lanes.
+// If `sectorsOut` is given, the distinct sector numbers (address / sectorBytes) are appended in
+// first-touch order.
+GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                    std::uint32_t activeMask, unsigned bytesPerLane,
+                                    unsigned sectorBytes, unsigned lineBytes,
+                                    std::vector<std::uint64_t>* sectorsOut = nullptr);
+
+// Compute capability 1.2/1.3 coalescing: per half-warp, one transaction per 128-byte segment
+// touched, shrunk to 64 or 32 bytes when the touched bytes fit in that half or quarter (guide,
+// "Compute Capability 1.x", global memory). Returns the bytes moved; `transactions` the count.
+std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                      std::uint32_t activeMask, unsigned bytesPerLane,
+                                      std::uint32_t* transactions);
+
+// Wavefronts a shared-memory request needs: lanes are served in phases that each move at most
+// banks × bankWidth bytes (a full warp for 4-byte accesses, half-warps for 8-byte, quarter-warps
+// for 16-byte; always half-warps when `halfWarpPhases`, as on compute capability 1.x); within a
+// phase, the number of wavefronts is the largest number of distinct bank-width words that fall
+// into one bank (the same word read by several lanes is a broadcast and costs nothing extra).
+std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                               std::uint32_t activeMask, unsigned bytesPerLane, unsigned banks,
+                               unsigned bankWidth, bool halfWarpPhases);
+
+}  // namespace teg::trace

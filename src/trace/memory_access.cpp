@@ -1,0 +1,114 @@
+#include "teg/trace/memory_access.hpp"
+
+#include <algorithm>
+
+namespace teg::trace {
+
+namespace {
+
+// Appends `value` to a small set kept as a vector (a warp touches at most a few dozen items, so
+// a linear scan beats hashing).
+bool insertDistinct(std::uint64_t* items, std::uint32_t& count, std::uint64_t value) {
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (items[i] == value) return false;
+  items[count++] = value;
+  return true;
+}
+
+}  // namespace
+
+GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                    std::uint32_t activeMask, unsigned bytesPerLane, unsigned sectorBytes,
+                                    unsigned lineBytes, std::vector<std::uint64_t>* sectorsOut) {
+  GlobalAccessShape shape;
+  const unsigned bytes = std::max(1u, bytesPerLane);
+  // A lane's access spans at most bytes / sectorBytes + 1 sectors; 16-byte accesses span <= 2.
+  std::uint64_t sectors[kWarpLanes * 4];
+  std::uint64_t lines[kWarpLanes * 4];
+  std::uint32_t lineCount = 0;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    if ((activeMask >> lane & 1u) == 0) continue;
+    shape.bytesRequested += bytes;
+    const std::uint64_t first = addresses[lane] / sectorBytes;
+    const std::uint64_t last = (addresses[lane] + bytes - 1) / sectorBytes;
+    for (std::uint64_t s = first; s <= last && shape.sectors < kWarpLanes * 4; ++s) {
+      if (insertDistinct(sectors, shape.sectors, s) && sectorsOut != nullptr) sectorsOut->push_back(s);
+      if (lineCount < kWarpLanes * 4) insertDistinct(lines, lineCount, s * sectorBytes / lineBytes);
+    }
+  }
+  shape.lines = lineCount;
+  return shape;
+}
+
+std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                      std::uint32_t activeMask, unsigned bytesPerLane,
+                                      std::uint32_t* transactions) {
+  std::uint32_t bytesMoved = 0, count = 0;
+  const unsigned bytes = std::max(1u, bytesPerLane);
+  for (int half = 0; half < 2; ++half) {
+    // Segment base -> lowest and highest byte touched in it.
+    std::uint64_t segment[16 * 2];
+    std::uint64_t low[16 * 2], high[16 * 2];
+    std::uint32_t segments = 0;
+    for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
+      if ((activeMask >> lane & 1u) == 0) continue;
+      for (std::uint64_t a : {addresses[lane], addresses[lane] + bytes - 1}) {
+        const std::uint64_t base = a / 128 * 128;
+        std::uint32_t i = 0;
+        while (i < segments && segment[i] != base) ++i;
+        if (i == segments) {
+          segment[segments] = base;
+          low[segments] = high[segments] = a;
+          ++segments;
+        } else {
+          low[i] = std::min(low[i], a);
+          high[i] = std::max(high[i], a);
+        }
+      }
+    }
+    for (std::uint32_t i = 0; i < segments; ++i) {
+      // Shrink 128 -> 64 -> 32 while the touched bytes stay inside one half of the segment.
+      unsigned size = 128;
+      while (size > 32 && low[i] / (size / 2) == high[i] / (size / 2)) size /= 2;
+      bytesMoved += size;
+      ++count;
+    }
+  }
+  if (transactions != nullptr) *transactions = count;
+  return bytesMoved;
+}
+
+std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                               std::uint32_t activeMask, unsigned bytesPerLane, unsigned banks,
+                               unsigned bankWidth, bool halfWarpPhases) {
+  if (activeMask == 0 || banks == 0 || bankWidth == 0) return 0;
+  const unsigned bytes = std::max(1u, bytesPerLane);
+  const unsigned bytesPerPhase = banks * bankWidth;
+  unsigned lanesPerPhase = std::clamp(bytesPerPhase / bytes, 1u, 32u);
+  if (halfWarpPhases) lanesPerPhase = std::min(lanesPerPhase, 16u);
+  std::uint32_t total = 0;
+  for (unsigned start = 0; start < 32; start += lanesPerPhase) {
+    // Distinct words per bank in this phase.
+    std::uint64_t words[kWarpLanes * 4];
+    std::uint32_t wordCount = 0;
+    bool any = false;
+    for (unsigned lane = start; lane < start + lanesPerPhase && lane < 32; ++lane) {
+      if ((activeMask >> lane & 1u) == 0) continue;
+      any = true;
+      const std::uint64_t first = addresses[lane] / bankWidth;
+      const std::uint64_t last = (addresses[lane] + bytes - 1) / bankWidth;
+      for (std::uint64_t w = first; w <= last && wordCount < kWarpLanes * 4; ++w) insertDistinct(words, wordCount, w);
+    }
+    if (!any) continue;
+    std::uint32_t perBank[64] = {};
+    std::uint32_t worst = 0;
+    for (std::uint32_t i = 0; i < wordCount; ++i) {
+      const auto bank = static_cast<std::uint32_t>(words[i] % banks) % 64;
+      worst = std::max(worst, ++perBank[bank]);
+    }
+    total += worst;
+  }
+  return total;
+}
+
+}  // namespace teg::trace

@@ -1,0 +1,89 @@
+// Coalescing and bank conflicts against hand counts (CUDA C++ Programming Guide examples).
+#include "teg/trace/memory_access.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace teg::trace;
+
+namespace {
+
+std::array<std::uint64_t, kWarpLanes> strided(std::uint64_t base, std::uint64_t stride) {
+  std::array<std::uint64_t, kWarpLanes> a{};
+  for (int lane = 0; lane < kWarpLanes; ++lane) a[lane] = base + stride * static_cast<std::uint64_t>(lane);
+  return a;
+}
+
+TEST(Coalescing, ConsecutiveFloatsTouchOneLineOfFourSectors) {
+  const auto s = globalAccessShape(strided(0x1000, 4), 0xFFFFFFFFu, 4, 32, 128);
+  EXPECT_EQ(s.sectors, 4u);  // 128 bytes / 32
+  EXPECT_EQ(s.lines, 1u);
+  EXPECT_EQ(s.bytesRequested, 128u);
+}
+
+TEST(Coalescing, MisalignedByOneFloatTouchesTwoLinesAndFiveSectors) {
+  const auto s = globalAccessShape(strided(0x1004, 4), 0xFFFFFFFFu, 4, 32, 128);
+  EXPECT_EQ(s.sectors, 5u);
+  EXPECT_EQ(s.lines, 2u);
+}
+
+TEST(Coalescing, StrideTwoDoublesTheSectors) {
+  const auto s = globalAccessShape(strided(0, 8), 0xFFFFFFFFu, 4, 32, 128);
+  EXPECT_EQ(s.sectors, 8u);
+  EXPECT_EQ(s.lines, 2u);
+}
+
+TEST(Coalescing, ScatteredLanesEachTakeASector) {
+  std::vector<std::uint64_t> sectors;
+  const auto s = globalAccessShape(strided(0, 4096), 0x0000FFFFu, 4, 32, 128, &sectors);
+  EXPECT_EQ(s.sectors, 16u);  // only the 16 active lanes
+  EXPECT_EQ(sectors.size(), 16u);
+  EXPECT_EQ(sectors[1], 4096u / 32u);
+}
+
+TEST(Coalescing, Cc13HalfWarpSegments) {
+  std::uint32_t transactions = 0;
+  // 4-byte words, consecutive: each half-warp touches 64 bytes of one 128-byte segment -> one
+  // 64-byte transaction per half-warp.
+  EXPECT_EQ(segmentTransactionsCc13(strided(0, 4), 0xFFFFFFFFu, 4, &transactions), 128u);
+  EXPECT_EQ(transactions, 2u);
+  // Worst case of Lai §3.2.3.4: every lane in its own segment -> 16 transactions of 32 bytes per
+  // half-warp.
+  EXPECT_EQ(segmentTransactionsCc13(strided(0, 256), 0xFFFFFFFFu, 4, &transactions), 32u * 32u);
+  EXPECT_EQ(transactions, 32u);
+}
+
+TEST(BankConflicts, RowAccessIsConflictFree) {
+  EXPECT_EQ(sharedWavefronts(strided(0, 4), 0xFFFFFFFFu, 4, 32, 4, false), 1u);
+}
+
+TEST(BankConflicts, ColumnOfA32x32FloatTileIs32Way) {
+  // tile[lane][0] of float tile[32][32]: stride 128 bytes -> every lane in bank 0.
+  EXPECT_EQ(sharedWavefronts(strided(0, 128), 0xFFFFFFFFu, 4, 32, 4, false), 32u);
+}
+
+TEST(BankConflicts, PaddedColumnIsConflictFree) {
+  // tile[lane][0] of float tile[32][33]: stride 132 bytes -> banks 0, 1, 2, ...
+  EXPECT_EQ(sharedWavefronts(strided(0, 132), 0xFFFFFFFFu, 4, 32, 4, false), 1u);
+}
+
+TEST(BankConflicts, BroadcastIsFree) {
+  EXPECT_EQ(sharedWavefronts(strided(64, 0), 0xFFFFFFFFu, 4, 32, 4, false), 1u);
+}
+
+TEST(BankConflicts, StrideTwoIsTwoWay) {
+  EXPECT_EQ(sharedWavefronts(strided(0, 8), 0xFFFFFFFFu, 4, 32, 4, false), 2u);
+}
+
+TEST(BankConflicts, DoublesAreServedInTwoHalfWarpPhases) {
+  // Consecutive doubles: 256 bytes, two phases of 16 lanes x 8 bytes, each conflict-free.
+  EXPECT_EQ(sharedWavefronts(strided(0, 8), 0xFFFFFFFFu, 8, 32, 4, false), 2u);
+}
+
+TEST(BankConflicts, GT200HalfWarpWithSixteenBanks) {
+  // Lai §3.2.3.3 / §3.4.1: B[16][16] floats read down a column by a half-warp: all 16 lanes in
+  // one bank -> 16 wavefronts per half-warp, 32 for the warp.
+  EXPECT_EQ(sharedWavefronts(strided(0, 64), 0xFFFFFFFFu, 4, 16, 4, true), 32u);
+  EXPECT_EQ(sharedWavefronts(strided(0, 4), 0xFFFFFFFFu, 4, 16, 4, true), 2u);
+}
+
+}  // namespace
