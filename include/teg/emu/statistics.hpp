@@ -1,0 +1,157 @@
+// Execution statistics of a kernel, from its warp trace: what `teg run` prints. A TraceListener
+// that counts, per kernel and per source line,
+//   - the dynamic instruction mix (warp instructions by kind and by throughput class),
+//   - SIMD efficiency: idle lanes per executed warp instruction, and divergent branches,
+//   - global memory requests and the sectors / cache lines each touches (coalescing),
+//   - shared memory requests and the wavefronts each needs (bank conflicts),
+//   - local and constant memory traffic, atomics, barriers.
+// It knows nothing about time: these are the counts a profiler (nvprof / Nsight Compute) reports
+// for the same launch, computed from addresses, not measured.
+//
+// Not thread-safe: the emulator delivers a kernel's events one block at a time (trace.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "teg/device/device.hpp"
+#include "teg/trace/trace.hpp"
+
+namespace teg::emu {
+
+constexpr int kMaxBanks = 64;  // array bound for the per-bank tally (GPUs have 16 or 32)
+
+// The memory geometry the counts depend on, from the target GPU's device file.
+struct MemoryGeometry {
+  int sharedBanks = 0;        // limits.shared_memory_banks (16 on cc 1.x, 32 since)
+  int sharedBankWidth = 0;    // limits.shared_memory_bank_width, bytes (4; 8 on cc 3.x)
+  bool halfWarpShared = false;  // cc 1.x: a warp's shared request is two half-warp requests
+  int sectorBytes = 0;        // memory.sector_bytes (32)
+  int lineBytes = 0;          // memory.l1_line_bytes (128)
+
+  static MemoryGeometry forDevice(const device::Device& gpu);  // throws teg::Error if incomplete
+};
+
+// How many shared-memory wavefronts (bank-conflict-free passes) one warp request needs.
+// `bytesPerLane` is the access size of each lane (vector accesses: the whole vector).
+//
+// CUDA C++ Programming Guide, "Compute Capabilities", Shared Memory: successive words of
+// `sharedBankWidth` bytes map to successive banks; threads that access the same word do not
+// conflict (the word is broadcast to readers); otherwise a request needs as many passes as the
+// most distinct words any one bank is asked for. A request wider than the banks deliver in one
+// pass (banks x width = 128 B) is split into phases of 128 / bytesPerLane lanes that never
+// conflict with each other: half-warps for 64-bit, quarter-warps for 128-bit accesses (the
+// guide's "64-bit / 128-bit accesses" rules, and Nsight Compute's wavefronts). cc 1.x: a request
+// is split into half-warp requests whatever the size, 16 banks (guide, cc 1.x shared memory).
+std::uint32_t sharedWavefronts(const MemoryGeometry& geometry, std::uint32_t activeMask,
+                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
+                               std::uint32_t bytesPerLane);
+// The wavefronts the same request would need without any bank conflict (its phase count).
+std::uint32_t sharedIdealWavefronts(const MemoryGeometry& geometry, std::uint32_t activeMask,
+                                    std::uint32_t bytesPerLane);
+
+// Distinct aligned `granule`-byte blocks (sectors, lines) that the active lanes' accesses touch.
+std::uint32_t distinctGranules(std::uint32_t activeMask,
+                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
+                               std::uint32_t bytesPerLane, std::uint32_t granule);
+
+// Global memory (loads, stores or atomics): requests = warp instructions with an active lane.
+struct GlobalCounters {
+  std::uint64_t requests = 0;
+  std::uint64_t threadAccesses = 0;
+  std::uint64_t bytesRequested = 0;  // active lanes x bytes per lane
+  std::uint64_t sectors = 0;         // distinct sectors touched, summed over requests
+  std::uint64_t lines = 0;           // distinct cache lines touched, summed over requests
+  // Bytes requested / bytes moved in sectors (1 = perfectly coalesced; can exceed 1 when lanes
+  // read the same address, as nvprof's gld_efficiency can). 0 when nothing was moved.
+  [[nodiscard]] double efficiency(int sectorBytes) const;
+  GlobalCounters& operator+=(const GlobalCounters& o);
+};
+
+struct SharedCounters {
+  std::uint64_t requests = 0;
+  std::uint64_t threadAccesses = 0;
+  std::uint64_t bytesRequested = 0;
+  std::uint64_t wavefronts = 0;       // passes needed
+  std::uint64_t idealWavefronts = 0;  // passes without conflicts
+  [[nodiscard]] std::uint64_t conflictWavefronts() const { return wavefronts - idealWavefronts; }
+  SharedCounters& operator+=(const SharedCounters& o);
+};
+
+// Local, constant and parameter traffic: requests, lane accesses and, for the constant cache
+// (which serialises a warp's distinct addresses), the distinct addresses per request.
+struct SimpleMemoryCounters {
+  std::uint64_t requests = 0;
+  std::uint64_t threadAccesses = 0;
+  std::uint64_t bytesRequested = 0;
+  std::uint64_t distinctAddresses = 0;
+  SimpleMemoryCounters& operator+=(const SimpleMemoryCounters& o);
+};
+
+constexpr int kInstrKinds = static_cast<int>(trace::InstrKind::Unmodelled) + 1;
+constexpr int kInstructionClasses = static_cast<int>(device::InstructionClass::Count_);
+
+struct ExecutionCounters {
+  std::uint64_t warpInstructions = 0;
+  std::uint64_t threadInstructions = 0;  // sum of active lanes
+  std::uint64_t idleLanes = 0;           // sum of (32 - active lanes)
+  std::array<std::uint64_t, kInstrKinds> byKind{};                // warp instructions
+  std::array<std::uint64_t, kInstructionClasses> aluByClass{};    // Alu warp instructions
+  std::uint64_t branches = 0;          // executed warp branch instructions
+  std::uint64_t divergentBranches = 0; // some lanes that reached it took it and some did not
+  GlobalCounters globalLoads, globalStores, globalAtomics;
+  SharedCounters sharedLoads, sharedStores, sharedAtomics;
+  SimpleMemoryCounters local, constant, param;
+
+  // Active lanes / (32 x warp instructions): nvprof's warp_execution_efficiency.
+  [[nodiscard]] double simdEfficiency() const;
+  ExecutionCounters& operator+=(const ExecutionCounters& o);
+};
+
+// Where a counter row comes from: a source line, or (sourceFile = -1) instructions without one.
+struct SourceLineKey {
+  std::int32_t file = -1;
+  std::int32_t line = 0;
+  friend auto operator<=>(const SourceLineKey&, const SourceLineKey&) = default;
+};
+
+struct KernelStatistics {
+  trace::KernelInfo kernel;       // static information as the emulator described it
+  std::uint64_t blocksObserved = 0;
+  ExecutionCounters total;
+  std::map<SourceLineKey, ExecutionCounters> byLine;
+  std::vector<ExecutionCounters> byPc;  // indexed by pc
+};
+
+class StatisticsCollector final : public trace::TraceListener {
+ public:
+  explicit StatisticsCollector(MemoryGeometry geometry);
+
+  void beginKernel(const trace::KernelInfo& kernel) override;
+  void beginBlock(std::uint32_t block) override;
+  void instruction(const trace::WarpInstruction& record) override;
+  void endBlock(std::uint32_t block) override;
+  void endKernel() override;
+
+  // One entry per kernel seen, in launch order (complete after its endKernel).
+  [[nodiscard]] const std::vector<KernelStatistics>& kernels() const { return kernels_; }
+  [[nodiscard]] const MemoryGeometry& geometry() const { return geometry_; }
+
+ private:
+  void countMemory(const trace::StaticInstruction& si, const trace::WarpInstruction& record,
+                   ExecutionCounters& c) const;
+  MemoryGeometry geometry_;
+  std::vector<KernelStatistics> kernels_;
+  std::vector<bool> guarded_;  // per pc of the current kernel: has a guard predicate (@p)
+  // The SIMT mask of each warp as last seen on an unguarded instruction, keyed by
+  // (block << 32 | warp); used to tell whether a guarded branch split the lanes that reached it.
+  std::unordered_map<std::uint64_t, std::uint32_t> warpMask_;
+  bool inKernel_ = false;
+};
+
+}  // namespace teg::emu

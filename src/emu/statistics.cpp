@@ -1,0 +1,315 @@
+// Execution statistics from the warp trace (see statistics.hpp for what each count means).
+#include "teg/emu/statistics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "teg/support/error.hpp"
+
+namespace teg::emu {
+
+using trace::InstrKind;
+using trace::MemorySpace;
+
+MemoryGeometry MemoryGeometry::forDevice(const device::Device& gpu) {
+  MemoryGeometry g;
+  g.sharedBanks = gpu.limits.sharedMemoryBanks;
+  g.sharedBankWidth = gpu.limits.sharedMemoryBankWidth;
+  g.halfWarpShared = gpu.cc.major == 1;  // guide, cc 1.x: shared requests per half-warp
+  g.sectorBytes = gpu.memory.sectorBytes;
+  g.lineBytes = gpu.memory.l1LineBytes;
+  const auto missing = [&](const char* key) {
+    throw Error(fmt::format("device '{}' has no {} (needed for memory statistics)", gpu.id, key));
+  };
+  if (g.sharedBanks <= 0) missing("limits.shared_memory_banks");
+  if (g.sharedBankWidth <= 0) missing("limits.shared_memory_bank_width");
+  if (g.sectorBytes <= 0) missing("memory.sector_bytes");
+  if (g.lineBytes <= 0) missing("memory.l1_line_bytes");
+  if (g.sharedBanks > kMaxBanks)
+    throw Error(fmt::format("device '{}': {} shared memory banks, statistics handle at most {}", gpu.id,
+                            g.sharedBanks, kMaxBanks));
+  return g;
+}
+
+namespace {
+
+// Lanes served together in one shared-memory phase (see sharedWavefronts).
+std::uint32_t phaseLanes(const MemoryGeometry& g, std::uint32_t bytesPerLane) {
+  if (g.halfWarpShared) return trace::kWarpLanes / 2;
+  const auto passBytes = static_cast<std::uint32_t>(g.sharedBanks * g.sharedBankWidth);
+  const std::uint32_t lanes = bytesPerLane == 0 ? trace::kWarpLanes : passBytes / bytesPerLane;
+  return std::clamp<std::uint32_t>(lanes, 1, trace::kWarpLanes);
+}
+
+std::uint32_t laneBits(std::uint32_t first, std::uint32_t count) {
+  return count >= 32 ? 0xffffffffu : ((1u << count) - 1u) << first;
+}
+
+}  // namespace
+
+std::uint32_t sharedWavefronts(const MemoryGeometry& g, std::uint32_t activeMask,
+                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
+                               std::uint32_t bytesPerLane) {
+  if (g.sharedBanks <= 0 || g.sharedBanks > kMaxBanks || g.sharedBankWidth <= 0)
+    throw Error(fmt::format("statistics: {} banks of {} bytes is not a shared memory geometry", g.sharedBanks,
+                            g.sharedBankWidth));
+  const std::uint32_t lanes = phaseLanes(g, bytesPerLane);
+  const auto width = static_cast<std::uint64_t>(g.sharedBankWidth);
+  const auto banks = static_cast<std::uint64_t>(g.sharedBanks);
+  const std::uint64_t size = std::max<std::uint32_t>(bytesPerLane, 1);
+  std::uint32_t total = 0;
+  // Words asked of one phase (a lane's access may span several words).
+  std::vector<std::uint64_t> words;
+  words.reserve(4 * trace::kWarpLanes);
+  std::array<std::uint32_t, kMaxBanks> perBank{};
+  for (std::uint32_t first = 0; first < trace::kWarpLanes; first += lanes) {
+    const std::uint32_t mask = activeMask & laneBits(first, lanes);
+    if (mask == 0) continue;
+    words.clear();
+    for (std::uint32_t lane = first; lane < first + lanes; ++lane) {
+      if (!(mask >> lane & 1u)) continue;
+      const std::uint64_t begin = addresses[lane] / width, end = (addresses[lane] + size - 1) / width;
+      for (std::uint64_t w = begin; w <= end; ++w) words.push_back(w);
+    }
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    // Distinct words per bank; the busiest bank sets the number of passes.
+    perBank.fill(0);
+    std::uint32_t worst = 0;
+    for (const std::uint64_t w : words) worst = std::max(worst, ++perBank[static_cast<std::size_t>(w % banks)]);
+    total += worst;
+  }
+  return total;
+}
+
+std::uint32_t sharedIdealWavefronts(const MemoryGeometry& g, std::uint32_t activeMask,
+                                    std::uint32_t bytesPerLane) {
+  const std::uint32_t lanes = phaseLanes(g, bytesPerLane);
+  // A lane wider than a whole pass (not possible with 16-B vectors and 128-B passes) still needs
+  // bytes / passBytes passes on its own.
+  const auto passBytes = static_cast<std::uint32_t>(g.sharedBanks * g.sharedBankWidth);
+  const std::uint32_t perPhase = std::max<std::uint32_t>(1, (bytesPerLane + passBytes - 1) / passBytes);
+  std::uint32_t phases = 0;
+  for (std::uint32_t first = 0; first < trace::kWarpLanes; first += lanes)
+    if (activeMask & laneBits(first, lanes)) phases += perPhase;
+  return phases;
+}
+
+std::uint32_t distinctGranules(std::uint32_t activeMask,
+                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
+                               std::uint32_t bytesPerLane, std::uint32_t granule) {
+  std::array<std::uint64_t, 2 * trace::kWarpLanes> ids{};
+  std::size_t n = 0;
+  const std::uint64_t size = std::max<std::uint32_t>(bytesPerLane, 1);
+  std::vector<std::uint64_t> spill;  // accesses wider than two granules (never with 16-B vectors)
+  for (int lane = 0; lane < trace::kWarpLanes; ++lane) {
+    if (!(activeMask >> lane & 1u)) continue;
+    const std::uint64_t first = addresses[lane] / granule, last = (addresses[lane] + size - 1) / granule;
+    ids[n++] = first;
+    if (last != first) ids[n++] = last;
+    for (std::uint64_t g = first + 1; g < last; ++g) spill.push_back(g);
+  }
+  spill.insert(spill.end(), ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
+  std::sort(spill.begin(), spill.end());
+  return static_cast<std::uint32_t>(std::unique(spill.begin(), spill.end()) - spill.begin());
+}
+
+double GlobalCounters::efficiency(int sectorBytes) const {
+  const double moved = static_cast<double>(sectors) * sectorBytes;
+  return moved > 0 ? static_cast<double>(bytesRequested) / moved : 0.0;
+}
+
+GlobalCounters& GlobalCounters::operator+=(const GlobalCounters& o) {
+  requests += o.requests;
+  threadAccesses += o.threadAccesses;
+  bytesRequested += o.bytesRequested;
+  sectors += o.sectors;
+  lines += o.lines;
+  return *this;
+}
+
+SharedCounters& SharedCounters::operator+=(const SharedCounters& o) {
+  requests += o.requests;
+  threadAccesses += o.threadAccesses;
+  bytesRequested += o.bytesRequested;
+  wavefronts += o.wavefronts;
+  idealWavefronts += o.idealWavefronts;
+  return *this;
+}
+
+SimpleMemoryCounters& SimpleMemoryCounters::operator+=(const SimpleMemoryCounters& o) {
+  requests += o.requests;
+  threadAccesses += o.threadAccesses;
+  bytesRequested += o.bytesRequested;
+  distinctAddresses += o.distinctAddresses;
+  return *this;
+}
+
+double ExecutionCounters::simdEfficiency() const {
+  return warpInstructions == 0
+             ? 0.0
+             : static_cast<double>(threadInstructions) / (static_cast<double>(warpInstructions) * trace::kWarpLanes);
+}
+
+ExecutionCounters& ExecutionCounters::operator+=(const ExecutionCounters& o) {
+  warpInstructions += o.warpInstructions;
+  threadInstructions += o.threadInstructions;
+  idleLanes += o.idleLanes;
+  for (int i = 0; i < kInstrKinds; ++i) byKind[static_cast<std::size_t>(i)] += o.byKind[static_cast<std::size_t>(i)];
+  for (int i = 0; i < kInstructionClasses; ++i)
+    aluByClass[static_cast<std::size_t>(i)] += o.aluByClass[static_cast<std::size_t>(i)];
+  branches += o.branches;
+  divergentBranches += o.divergentBranches;
+  globalLoads += o.globalLoads;
+  globalStores += o.globalStores;
+  globalAtomics += o.globalAtomics;
+  sharedLoads += o.sharedLoads;
+  sharedStores += o.sharedStores;
+  sharedAtomics += o.sharedAtomics;
+  local += o.local;
+  constant += o.constant;
+  param += o.param;
+  return *this;
+}
+
+StatisticsCollector::StatisticsCollector(MemoryGeometry geometry) : geometry_(geometry) {
+  if (geometry_.sharedBanks <= 0 || geometry_.sharedBankWidth <= 0 || geometry_.sectorBytes <= 0 ||
+      geometry_.lineBytes <= 0 || geometry_.sharedBanks > kMaxBanks)
+    throw Error(fmt::format("statistics: memory geometry needs 1 to {} banks, bank width, sector and line sizes > 0",
+                            kMaxBanks));
+}
+
+void StatisticsCollector::beginKernel(const trace::KernelInfo& kernel) {
+  KernelStatistics k;
+  k.kernel = kernel;
+  k.byPc.resize(kernel.instructions.size());
+  kernels_.push_back(std::move(k));
+  guarded_.assign(kernel.instructions.size(), false);
+  for (std::size_t pc = 0; pc < kernel.instructions.size(); ++pc) {
+    const std::string& text = kernel.instructions[pc].text;
+    const auto first = text.find_first_not_of(" \t");
+    guarded_[pc] = first != std::string::npos && text[first] == '@';
+  }
+  warpMask_.clear();
+  inKernel_ = true;
+}
+
+void StatisticsCollector::beginBlock(std::uint32_t block) {
+  if (!inKernel_) throw Error("statistics: beginBlock outside a kernel");
+  ++kernels_.back().blocksObserved;
+  (void)block;
+}
+
+void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const trace::WarpInstruction& r,
+                                      ExecutionCounters& c) const {
+  const std::uint32_t mask = r.activeMask;
+  const auto lanes = static_cast<std::uint64_t>(std::popcount(mask));
+  const std::uint32_t size = si.accessBytes;
+  const std::uint64_t bytes = lanes * size;
+  switch (si.space) {
+    case MemorySpace::Global: {
+      GlobalCounters& g = si.kind == InstrKind::Atomic ? c.globalAtomics
+                          : si.kind == InstrKind::Store ? c.globalStores
+                                                        : c.globalLoads;
+      ++g.requests;
+      g.threadAccesses += lanes;
+      g.bytesRequested += bytes;
+      g.sectors += distinctGranules(mask, r.addresses, size, static_cast<std::uint32_t>(geometry_.sectorBytes));
+      g.lines += distinctGranules(mask, r.addresses, size, static_cast<std::uint32_t>(geometry_.lineBytes));
+      return;
+    }
+    case MemorySpace::Shared: {
+      SharedCounters& s = si.kind == InstrKind::Atomic ? c.sharedAtomics
+                          : si.kind == InstrKind::Store ? c.sharedStores
+                                                        : c.sharedLoads;
+      ++s.requests;
+      s.threadAccesses += lanes;
+      s.bytesRequested += bytes;
+      s.wavefronts += sharedWavefronts(geometry_, mask, r.addresses, size);
+      s.idealWavefronts += sharedIdealWavefronts(geometry_, mask, size);
+      return;
+    }
+    case MemorySpace::Local:
+    case MemorySpace::Constant:
+    case MemorySpace::Param: {
+      SimpleMemoryCounters& m = si.space == MemorySpace::Local      ? c.local
+                                : si.space == MemorySpace::Constant ? c.constant
+                                                                     : c.param;
+      ++m.requests;
+      m.threadAccesses += lanes;
+      m.bytesRequested += bytes;
+      // Distinct byte addresses: the constant cache serves one address per pass.
+      m.distinctAddresses += distinctGranules(mask, r.addresses, 1, 1);
+      return;
+    }
+    case MemorySpace::None:
+    case MemorySpace::Texture:
+      return;
+  }
+}
+
+void StatisticsCollector::instruction(const trace::WarpInstruction& r) {
+  if (!inKernel_) throw Error("statistics: instruction outside a kernel");
+  KernelStatistics& k = kernels_.back();
+  if (r.pc >= k.byPc.size())
+    throw Error(fmt::format("statistics: pc {} is outside kernel '{}' ({} instructions)", r.pc, k.kernel.name,
+                            k.byPc.size()));
+  const trace::StaticInstruction& si = k.kernel.instructions[r.pc];
+  ExecutionCounters& c = k.byPc[r.pc];
+  const auto active = static_cast<std::uint32_t>(std::popcount(r.activeMask));
+  ++c.warpInstructions;
+  c.threadInstructions += active;
+  c.idleLanes += trace::kWarpLanes - active;
+  ++c.byKind[static_cast<std::size_t>(si.kind)];
+  if (si.kind == InstrKind::Alu) ++c.aluByClass[static_cast<std::size_t>(si.unit)];
+
+  const std::uint64_t warpKey = std::uint64_t{r.block} << 32 | r.warp;
+  if (!guarded_[r.pc]) {
+    warpMask_[warpKey] = r.activeMask;
+  } else if (si.kind == InstrKind::Branch) {
+    // A guarded branch: the record's mask holds the lanes that take it. It diverges when some,
+    // but not all, of the lanes that reached it take it. The lanes that reached it are the
+    // warp's mask at its last unguarded instruction (nvcc's PTX computes the guard with an
+    // unguarded setp in the same basic block); before any, all the warp's threads.
+    auto it = warpMask_.find(warpKey);
+    std::uint32_t reached = 0;
+    if (it != warpMask_.end()) {
+      reached = it->second;
+    } else {
+      const std::uint64_t threads = k.kernel.block.count();
+      const std::uint64_t first = std::uint64_t{r.warp} * trace::kWarpLanes;
+      const std::uint64_t live = threads > first ? std::min<std::uint64_t>(threads - first, 32) : 0;
+      reached = laneBits(0, static_cast<std::uint32_t>(live));
+    }
+    if (r.activeMask != 0 && (r.activeMask & reached) != reached) ++c.divergentBranches;
+  }
+  if (si.kind == InstrKind::Branch) ++c.branches;
+  if (r.activeMask != 0 && (si.kind == InstrKind::Load || si.kind == InstrKind::Store || si.kind == InstrKind::Atomic))
+    countMemory(si, r, c);
+}
+
+void StatisticsCollector::endBlock(std::uint32_t block) {
+  // Forget the block's warps: their masks mean nothing for the next block with the same id.
+  for (auto it = warpMask_.begin(); it != warpMask_.end();)
+    it = (it->first >> 32) == block ? warpMask_.erase(it) : std::next(it);
+}
+
+void StatisticsCollector::endKernel() {
+  if (!inKernel_) throw Error("statistics: endKernel without beginKernel");
+  KernelStatistics& k = kernels_.back();
+  k.total = ExecutionCounters{};
+  k.byLine.clear();
+  for (std::size_t pc = 0; pc < k.byPc.size(); ++pc) {
+    const ExecutionCounters& c = k.byPc[pc];
+    if (c.warpInstructions == 0) continue;
+    k.total += c;
+    const auto& si = k.kernel.instructions[pc];
+    k.byLine[SourceLineKey{si.sourceFile, si.sourceFile < 0 ? 0 : si.sourceLine}] += c;
+  }
+  warpMask_.clear();
+  inKernel_ = false;
+}
+
+}  // namespace teg::emu
