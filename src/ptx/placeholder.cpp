@@ -1,2 +1,0 @@
-// placeholder translation unit; the module's sources replace it
-namespace teg::ptx {}
