@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "teg/support/error.hpp"
+#include "teg/trace/memory_access.hpp"
 
 namespace teg::emu {
 
@@ -35,12 +36,13 @@ MemoryGeometry MemoryGeometry::forDevice(const device::Device& gpu) {
 
 namespace {
 
-// Lanes served together in one shared-memory phase (see sharedWavefronts).
+// Lanes served together in one shared-memory phase, as trace::sharedWavefronts splits them.
 std::uint32_t phaseLanes(const MemoryGeometry& g, std::uint32_t bytesPerLane) {
-  if (g.halfWarpShared) return trace::kWarpLanes / 2;
   const auto passBytes = static_cast<std::uint32_t>(g.sharedBanks * g.sharedBankWidth);
-  const std::uint32_t lanes = bytesPerLane == 0 ? trace::kWarpLanes : passBytes / bytesPerLane;
-  return std::clamp<std::uint32_t>(lanes, 1, trace::kWarpLanes);
+  std::uint32_t lanes = std::clamp<std::uint32_t>(passBytes / std::max<std::uint32_t>(bytesPerLane, 1), 1,
+                                                  trace::kWarpLanes);
+  if (g.halfWarpShared) lanes = std::min<std::uint32_t>(lanes, trace::kWarpLanes / 2);
+  return lanes;
 }
 
 std::uint32_t laneBits(std::uint32_t first, std::uint32_t count) {
@@ -49,71 +51,12 @@ std::uint32_t laneBits(std::uint32_t first, std::uint32_t count) {
 
 }  // namespace
 
-std::uint32_t sharedWavefronts(const MemoryGeometry& g, std::uint32_t activeMask,
-                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
-                               std::uint32_t bytesPerLane) {
-  if (g.sharedBanks <= 0 || g.sharedBanks > kMaxBanks || g.sharedBankWidth <= 0)
-    throw Error(fmt::format("statistics: {} banks of {} bytes is not a shared memory geometry", g.sharedBanks,
-                            g.sharedBankWidth));
+std::uint32_t sharedIdealWavefronts(const MemoryGeometry& g, std::uint32_t activeMask, std::uint32_t bytesPerLane) {
   const std::uint32_t lanes = phaseLanes(g, bytesPerLane);
-  const auto width = static_cast<std::uint64_t>(g.sharedBankWidth);
-  const auto banks = static_cast<std::uint64_t>(g.sharedBanks);
-  const std::uint64_t size = std::max<std::uint32_t>(bytesPerLane, 1);
-  std::uint32_t total = 0;
-  // Words asked of one phase (a lane's access may span several words).
-  std::vector<std::uint64_t> words;
-  words.reserve(4 * trace::kWarpLanes);
-  std::array<std::uint32_t, kMaxBanks> perBank{};
-  for (std::uint32_t first = 0; first < trace::kWarpLanes; first += lanes) {
-    const std::uint32_t mask = activeMask & laneBits(first, lanes);
-    if (mask == 0) continue;
-    words.clear();
-    for (std::uint32_t lane = first; lane < first + lanes; ++lane) {
-      if (!(mask >> lane & 1u)) continue;
-      const std::uint64_t begin = addresses[lane] / width, end = (addresses[lane] + size - 1) / width;
-      for (std::uint64_t w = begin; w <= end; ++w) words.push_back(w);
-    }
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    // Distinct words per bank; the busiest bank sets the number of passes.
-    perBank.fill(0);
-    std::uint32_t worst = 0;
-    for (const std::uint64_t w : words) worst = std::max(worst, ++perBank[static_cast<std::size_t>(w % banks)]);
-    total += worst;
-  }
-  return total;
-}
-
-std::uint32_t sharedIdealWavefronts(const MemoryGeometry& g, std::uint32_t activeMask,
-                                    std::uint32_t bytesPerLane) {
-  const std::uint32_t lanes = phaseLanes(g, bytesPerLane);
-  // A lane wider than a whole pass (not possible with 16-B vectors and 128-B passes) still needs
-  // bytes / passBytes passes on its own.
-  const auto passBytes = static_cast<std::uint32_t>(g.sharedBanks * g.sharedBankWidth);
-  const std::uint32_t perPhase = std::max<std::uint32_t>(1, (bytesPerLane + passBytes - 1) / passBytes);
   std::uint32_t phases = 0;
   for (std::uint32_t first = 0; first < trace::kWarpLanes; first += lanes)
-    if (activeMask & laneBits(first, lanes)) phases += perPhase;
+    if (activeMask & laneBits(first, lanes)) ++phases;
   return phases;
-}
-
-std::uint32_t distinctGranules(std::uint32_t activeMask,
-                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
-                               std::uint32_t bytesPerLane, std::uint32_t granule) {
-  std::array<std::uint64_t, 2 * trace::kWarpLanes> ids{};
-  std::size_t n = 0;
-  const std::uint64_t size = std::max<std::uint32_t>(bytesPerLane, 1);
-  std::vector<std::uint64_t> spill;  // accesses wider than two granules (never with 16-B vectors)
-  for (int lane = 0; lane < trace::kWarpLanes; ++lane) {
-    if (!(activeMask >> lane & 1u)) continue;
-    const std::uint64_t first = addresses[lane] / granule, last = (addresses[lane] + size - 1) / granule;
-    ids[n++] = first;
-    if (last != first) ids[n++] = last;
-    for (std::uint64_t g = first + 1; g < last; ++g) spill.push_back(g);
-  }
-  spill.insert(spill.end(), ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
-  std::sort(spill.begin(), spill.end());
-  return static_cast<std::uint32_t>(std::unique(spill.begin(), spill.end()) - spill.begin());
 }
 
 double GlobalCounters::efficiency(int sectorBytes) const {
@@ -216,8 +159,11 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
       ++g.requests;
       g.threadAccesses += lanes;
       g.bytesRequested += bytes;
-      g.sectors += distinctGranules(mask, r.addresses, size, static_cast<std::uint32_t>(geometry_.sectorBytes));
-      g.lines += distinctGranules(mask, r.addresses, size, static_cast<std::uint32_t>(geometry_.lineBytes));
+      const trace::GlobalAccessShape shape =
+          trace::globalAccessShape(r.addresses, mask, size, static_cast<unsigned>(geometry_.sectorBytes),
+                                   static_cast<unsigned>(geometry_.lineBytes));
+      g.sectors += shape.sectors;
+      g.lines += shape.lines;
       return;
     }
     case MemorySpace::Shared: {
@@ -227,7 +173,9 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
       ++s.requests;
       s.threadAccesses += lanes;
       s.bytesRequested += bytes;
-      s.wavefronts += sharedWavefronts(geometry_, mask, r.addresses, size);
+      s.wavefronts += trace::sharedWavefronts(r.addresses, mask, size, static_cast<unsigned>(geometry_.sharedBanks),
+                                              static_cast<unsigned>(geometry_.sharedBankWidth),
+                                              geometry_.halfWarpShared);
       s.idealWavefronts += sharedIdealWavefronts(geometry_, mask, size);
       return;
     }
@@ -241,7 +189,7 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
       m.threadAccesses += lanes;
       m.bytesRequested += bytes;
       // Distinct byte addresses: the constant cache serves one address per pass.
-      m.distinctAddresses += distinctGranules(mask, r.addresses, 1, 1);
+      m.distinctAddresses += trace::globalAccessShape(r.addresses, mask, 1, 1, 1).sectors;
       return;
     }
     case MemorySpace::None:

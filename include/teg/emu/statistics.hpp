@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "teg/device/device.hpp"
 #include "teg/trace/trace.hpp"
 
@@ -37,28 +39,17 @@ struct MemoryGeometry {
   static MemoryGeometry forDevice(const device::Device& gpu);  // throws teg::Error if incomplete
 };
 
-// How many shared-memory wavefronts (bank-conflict-free passes) one warp request needs.
-// `bytesPerLane` is the access size of each lane (vector accesses: the whole vector).
-//
-// CUDA C++ Programming Guide, "Compute Capabilities", Shared Memory: successive words of
-// `sharedBankWidth` bytes map to successive banks; threads that access the same word do not
-// conflict (the word is broadcast to readers); otherwise a request needs as many passes as the
-// most distinct words any one bank is asked for. A request wider than the banks deliver in one
-// pass (banks x width = 128 B) is split into phases of 128 / bytesPerLane lanes that never
-// conflict with each other: half-warps for 64-bit, quarter-warps for 128-bit accesses (the
-// guide's "64-bit / 128-bit accesses" rules, and Nsight Compute's wavefronts). cc 1.x: a request
-// is split into half-warp requests whatever the size, 16 banks (guide, cc 1.x shared memory).
-std::uint32_t sharedWavefronts(const MemoryGeometry& geometry, std::uint32_t activeMask,
-                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
-                               std::uint32_t bytesPerLane);
-// The wavefronts the same request would need without any bank conflict (its phase count).
+// Sectors, lines and wavefronts are counted by teg/trace/memory_access.hpp (shared with the
+// timing engine). The bank rules it implements: CUDA C++ Programming Guide, "Compute
+// Capabilities", Shared Memory: successive bank-width words map to successive banks; lanes that
+// access the same word do not conflict (broadcast); a request needs as many passes as the most
+// distinct words asked of one bank. Requests wider than one pass (banks x width = 128 B) are
+// served in phases of 128 / bytes-per-lane lanes (half-warps for 64-bit, quarter-warps for
+// 128-bit accesses) that never conflict with each other; cc 1.x: half-warp requests, 16 banks.
+
+// The wavefronts a shared request would need without any bank conflict: its number of phases.
 std::uint32_t sharedIdealWavefronts(const MemoryGeometry& geometry, std::uint32_t activeMask,
                                     std::uint32_t bytesPerLane);
-
-// Distinct aligned `granule`-byte blocks (sectors, lines) that the active lanes' accesses touch.
-std::uint32_t distinctGranules(std::uint32_t activeMask,
-                               const std::array<std::uint64_t, trace::kWarpLanes>& addresses,
-                               std::uint32_t bytesPerLane, std::uint32_t granule);
 
 // Global memory (loads, stores or atomics): requests = warp instructions with an active lane.
 struct GlobalCounters {
@@ -153,5 +144,10 @@ class StatisticsCollector final : public trace::TraceListener {
   std::unordered_map<std::uint64_t, std::uint32_t> warpMask_;
   bool inKernel_ = false;
 };
+
+// Machine-readable form (`teg run --json`): every count, plus derived ratios (simd_efficiency,
+// coalescing efficiency, conflict wavefronts). Keys are snake_case and stable.
+nlohmann::json countersToJson(const ExecutionCounters& counters, const MemoryGeometry& geometry);
+nlohmann::json geometryToJson(const MemoryGeometry& geometry);
 
 }  // namespace teg::emu

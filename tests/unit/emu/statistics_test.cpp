@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "teg/support/error.hpp"
+#include "teg/trace/memory_access.hpp"
 
 namespace teg::emu {
 namespace {
@@ -28,81 +29,87 @@ Addresses strided(std::uint64_t base, std::uint64_t stride) {
 
 constexpr std::uint32_t kAll = 0xffffffffu;
 
+// The shared-memory count teg uses (trace/memory_access.hpp) for a geometry.
+std::uint32_t wavefronts(const MemoryGeometry& g, std::uint32_t mask, const Addresses& a, unsigned bytes) {
+  return trace::sharedWavefronts(a, mask, bytes, static_cast<unsigned>(g.sharedBanks),
+                                 static_cast<unsigned>(g.sharedBankWidth), g.halfWarpShared);
+}
+
 // --- coalescing ---
 
 TEST(Coalescing, ContiguousFloatLoadIsFourSectorsOneLine) {
   // 32 lanes x 4 B from an aligned base = 128 contiguous bytes = 4 sectors of 32 B, 1 line.
   const auto a = strided(4096, 4);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 32), 4u);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 128), 1u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).sectors, 4u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).lines, 1u);
 }
 
 TEST(Coalescing, StrideTwoDoublesTheSectors) {
   // Lane l reads 4 B at 8 l: the warp spans 256 B = 8 sectors, 2 lines; 128 B used of 256 moved.
   const auto a = strided(4096, 8);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 32), 8u);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 128), 2u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).sectors, 8u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).lines, 2u);
 }
 
 TEST(Coalescing, MisalignedContiguousLoadTouchesOneMoreSector) {
   // 128 B starting 4 B into a line: bytes 4..131 -> sectors 0..4 (5), lines 0..1 (2).
   const auto a = strided(4096 + 4, 4);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 32), 5u);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 128), 2u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).sectors, 5u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).lines, 2u);
 }
 
 TEST(Coalescing, ColumnAccessTouchesOneSectorPerLane) {
   // Lane l reads row l of a 1000-float-wide matrix: 4000 B apart, 32 sectors and 32 lines.
   const auto a = strided(0, 4000);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 32), 32u);
-  EXPECT_EQ(distinctGranules(kAll, a, 4, 128), 32u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).sectors, 32u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 4, 32, 128).lines, 32u);
 }
 
 TEST(Coalescing, InactiveLanesDoNotCount) {
   // Only lanes 0..7 active: 32 B contiguous = 1 sector.
   const auto a = strided(0, 4);
-  EXPECT_EQ(distinctGranules(0xffu, a, 4, 32), 1u);
-  EXPECT_EQ(distinctGranules(0u, a, 4, 32), 0u);
+  EXPECT_EQ(trace::globalAccessShape(a, 0xffu, 4, 32, 128).sectors, 1u);
+  EXPECT_EQ(trace::globalAccessShape(a, 0u, 4, 32, 128).sectors, 0u);
 }
 
 TEST(Coalescing, Float4LoadIsSixteenSectors) {
   // 32 lanes x 16 B contiguous = 512 B = 16 sectors, 4 lines.
   const auto a = strided(0, 16);
-  EXPECT_EQ(distinctGranules(kAll, a, 16, 32), 16u);
-  EXPECT_EQ(distinctGranules(kAll, a, 16, 128), 4u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 16, 32, 128).sectors, 16u);
+  EXPECT_EQ(trace::globalAccessShape(a, kAll, 16, 32, 128).lines, 4u);
 }
 
 // --- bank conflicts ---
 
 TEST(BankConflicts, RowOfFloatsIsOneWavefront) {
   // tile[ty][tx] with tx = lane: consecutive words, one per bank.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(0, 4), 4), 1u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(0, 4), 4), 1u);
 }
 
 TEST(BankConflicts, ColumnOfA32x32FloatTileIs32Way) {
   // tile[lane][c]: word 32 lane + c, all in bank c: 32 distinct words in one bank.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(8, 32 * 4), 4), 32u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(8, 32 * 4), 4), 32u);
   EXPECT_EQ(sharedIdealWavefronts(modern(), kAll, 4), 1u);
 }
 
 TEST(BankConflicts, PaddedColumnIsConflictFree) {
   // tile[lane][c] with 33 columns: word 33 lane + c, bank (lane + c) mod 32: all different.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(8, 33 * 4), 4), 1u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(8, 33 * 4), 4), 1u);
 }
 
 TEST(BankConflicts, BroadcastIsFree) {
   // Every lane reads the same word.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(64, 0), 4), 1u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(64, 0), 4), 1u);
 }
 
 TEST(BankConflicts, SameWordDifferentBytesIsFree) {
   // u8 accesses: lanes 4w..4w+3 share word w; words 0..7 in banks 0..7.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(0, 1), 1), 1u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(0, 1), 1), 1u);
 }
 
 TEST(BankConflicts, StrideTwoWordsIsTwoWay) {
   // word 2 lane: banks 0,2,..,30 each hold two distinct words (lane and lane + 16).
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(0, 8), 4), 2u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(0, 8), 4), 2u);
 }
 
 TEST(BankConflicts, ABtTileSixteenWordStrideIsSixteenWayOnTwoRows) {
@@ -112,50 +119,54 @@ TEST(BankConflicts, ABtTileSixteenWordStrideIsSixteenWayOnTwoRows) {
   // each get 8 distinct words; the second half-warp reads the same words (broadcast) -> 8.
   Addresses a{};
   for (int l = 0; l < 32; ++l) a[static_cast<std::size_t>(l)] = static_cast<std::uint64_t>(16 * (l % 16) + 3) * 4;
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, a, 4), 8u);
+  EXPECT_EQ(wavefronts(modern(), kAll, a, 4), 8u);
   // Padded to 17 columns: word 17 tx + k, tx = 0..15 -> 16 different banks -> 1.
   for (int l = 0; l < 32; ++l) a[static_cast<std::size_t>(l)] = static_cast<std::uint64_t>(17 * (l % 16) + 3) * 4;
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, a, 4), 1u);
+  EXPECT_EQ(wavefronts(modern(), kAll, a, 4), 1u);
 }
 
 TEST(BankConflicts, DoublesAreTwoHalfWarpPhases) {
   // 32 lanes x 8 B contiguous (256 B): half-warp phases of 16 lanes x 8 B = 128 B each, each
   // conflict-free -> 2 wavefronts, and 2 is also the ideal (no conflict).
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(0, 8), 8), 2u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(0, 8), 8), 2u);
   EXPECT_EQ(sharedIdealWavefronts(modern(), kAll, 8), 2u);
   // Only the first half-warp active: one phase.
-  EXPECT_EQ(sharedWavefronts(modern(), 0xffffu, strided(0, 8), 8), 1u);
+  EXPECT_EQ(wavefronts(modern(), 0xffffu, strided(0, 8), 8), 1u);
   // Stride of 16 B (double2 array, .x only): within a half-warp words 4 l and 4 l + 1 -> banks
   // (4 l) mod 32 and (4 l + 1) mod 32: lanes l and l + 8 collide -> 2 per phase, 4 in all.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(0, 16), 8), 4u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(0, 16), 8), 4u);
 }
 
 TEST(BankConflicts, Float4IsFourQuarterWarpPhases) {
   // 32 lanes x 16 B contiguous: quarter-warp phases of 8 lanes x 16 B = 128 B -> 4.
-  EXPECT_EQ(sharedWavefronts(modern(), kAll, strided(0, 16), 16), 4u);
+  EXPECT_EQ(wavefronts(modern(), kAll, strided(0, 16), 16), 4u);
   EXPECT_EQ(sharedIdealWavefronts(modern(), kAll, 16), 4u);
 }
 
 TEST(BankConflicts, TeslaHalfWarpsAndSixteenBanks) {
   // cc 1.x, 16 banks: a contiguous float row is two conflict-free half-warp requests.
-  EXPECT_EQ(sharedWavefronts(tesla(), kAll, strided(0, 4), 4), 2u);
+  EXPECT_EQ(wavefronts(tesla(), kAll, strided(0, 4), 4), 2u);
   // Column of a 16 x 16 float tile: word 16 l -> bank 0 for every lane: 16 per half-warp -> 32.
-  EXPECT_EQ(sharedWavefronts(tesla(), kAll, strided(0, 64), 4), 32u);
+  EXPECT_EQ(wavefronts(tesla(), kAll, strided(0, 64), 4), 32u);
   // The ABt case of Lai §3.4.1 on 16 banks: word 16 tx + k: all 16 lanes of a half-warp in
   // bank k -> 16-way per half-warp, 32 passes for the warp.
   Addresses a{};
   for (int l = 0; l < 32; ++l) a[static_cast<std::size_t>(l)] = static_cast<std::uint64_t>(16 * (l % 16)) * 4;
-  EXPECT_EQ(sharedWavefronts(tesla(), kAll, a, 4), 32u);
-  // Doubles on cc 1.x: 16 lanes x 2 words over 16 banks -> 2 words per bank -> 2 per half-warp.
-  EXPECT_EQ(sharedWavefronts(tesla(), kAll, strided(0, 8), 8), 4u);
+  EXPECT_EQ(wavefronts(tesla(), kAll, a, 4), 32u);
+  // Doubles on cc 1.x: a pass moves 16 banks x 4 B = 64 B = 8 lanes x 8 B; each 8-lane phase
+  // asks 16 words of 16 banks (1 each) -> 4 phases. (Counted per half-warp: 16 lanes x 2 words
+  // = 2 words per bank -> 2 per half-warp -> also 4, the guide's 2-way conflict for doubles.)
+  EXPECT_EQ(wavefronts(tesla(), kAll, strided(0, 8), 8), 4u);
+  EXPECT_EQ(sharedIdealWavefronts(tesla(), kAll, 8), 4u);
+  EXPECT_EQ(sharedIdealWavefronts(tesla(), kAll, 4), 2u);
 }
 
 TEST(BankConflicts, EightByteBanksOfKepler) {
   // cc 3.x 64-bit bank mode: 32 banks of 8 B. Floats at stride 4 B: 2 floats per 8-B word,
   // 16 words in 16 banks -> 1. Doubles contiguous: 32 words in 32 banks, one phase -> 1.
   const MemoryGeometry kepler{32, 8, false, 32, 128};
-  EXPECT_EQ(sharedWavefronts(kepler, kAll, strided(0, 4), 4), 1u);
-  EXPECT_EQ(sharedWavefronts(kepler, kAll, strided(0, 8), 8), 1u);
+  EXPECT_EQ(wavefronts(kepler, kAll, strided(0, 4), 4), 1u);
+  EXPECT_EQ(wavefronts(kepler, kAll, strided(0, 8), 8), 1u);
 }
 
 // --- the listener ---
