@@ -1,0 +1,90 @@
+// Malformed input: one line `file:line:col: message`, checked character for character
+// (ninja's habit). Positions are worked out by hand: the header below is lines 1-5, so the
+// first body line is line 6; columns count the leading tab as column 1.
+#include <gtest/gtest.h>
+
+#include "teg/ptx/parser.hpp"
+
+namespace teg::ptx {
+namespace {
+
+constexpr const char* kHeader = ".version 9.0\n.target sm_80\n.address_size 64\n.entry k()\n{\n";
+
+std::string errorOf(const std::string& text) {
+  try {
+    parseModule(text, "bad.ptx");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string bodyError(const std::string& body) { return errorOf(kHeader + body); }
+
+TEST(PtxParseErrors, UnknownDirective) {
+  EXPECT_EQ(errorOf(".version 9.0\n.target sm_80\n.bogus 3\n"), "bad.ptx:3:1: unknown directive '.bogus'");
+}
+
+TEST(PtxParseErrors, UndeclaredRegister) {
+  EXPECT_EQ(bodyError("\t.reg .b32 %r<5>;\n\tadd.s32 %r9, %r1, 1;\n}\n"), "bad.ptx:7:10: unknown register '%r9'");
+}
+
+TEST(PtxParseErrors, UnknownLabel) {
+  EXPECT_EQ(bodyError("\tbra.uni $L_missing;\n}\n"), "bad.ptx:6:10: unknown label or symbol '$L_missing'");
+}
+
+TEST(PtxParseErrors, MissingSemicolon) {
+  EXPECT_EQ(bodyError("\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 5\n\tret;\n}\n"),
+            "bad.ptx:8:2: expected ',' or ';' after an operand, found 'ret'");
+}
+
+TEST(PtxParseErrors, UnterminatedComment) {
+  EXPECT_EQ(bodyError("\tret; /* never closed\n}\n"), "bad.ptx:6:7: unterminated comment");
+}
+
+TEST(PtxParseErrors, ShortHexFloat) {
+  EXPECT_EQ(bodyError("\t.reg .f32 %f<2>;\n\tmov.f32 %f1, 0f3F80;\n}\n"),
+            "bad.ptx:7:15: malformed floating-point literal '0f3F80' (0f needs 8 hex digits)");
+}
+
+TEST(PtxParseErrors, EndOfFileInsideAFunction) {
+  EXPECT_EQ(bodyError("\tret;\n"), "bad.ptx:7:1: unexpected end of file: missing '}' closing function 'k'");
+}
+
+TEST(PtxParseErrors, DuplicateLabel) {
+  EXPECT_EQ(bodyError("$L1:\n\tret;\n$L1:\n\tret;\n}\n"), "bad.ptx:8:1: duplicate label '$L1'");
+}
+
+TEST(PtxParseErrors, UnknownType) {
+  EXPECT_EQ(bodyError("\t.reg .b33 %x;\n}\n"), "bad.ptx:6:7: unknown type '.b33'");
+}
+
+TEST(PtxParseErrors, EmptyRegisterRange) {
+  EXPECT_EQ(bodyError("\t.reg .b32 %r<0>;\n}\n"),
+            "bad.ptx:6:15: register range '%r<0>' must declare at least one register");
+}
+
+TEST(PtxParseErrors, SpecialRegisterWithoutComponent) {
+  EXPECT_EQ(bodyError("\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid;\n}\n"),
+            "bad.ptx:7:15: special register '%tid' needs a component .x, .y or .z");
+}
+
+TEST(PtxParseErrors, RegisterWhereAnInstructionBelongs) {
+  EXPECT_EQ(bodyError("\t.reg .pred %p<2>;\n\t@%p1 %p1;\n}\n"), "bad.ptx:7:7: expected an instruction, found '%p1'");
+}
+
+TEST(PtxParseErrors, MalformedNumber) {
+  EXPECT_EQ(bodyError("\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 12abc;\n}\n"), "bad.ptx:7:15: malformed number '12abc'");
+}
+
+TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
+  try {
+    parseFile("/nonexistent/x.ptx");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/x.ptx: cannot open file");
+  }
+}
+
+}  // namespace
+}  // namespace teg::ptx
