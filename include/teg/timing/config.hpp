@@ -1,0 +1,91 @@
+// The parameters of the timing model (Lai ch. 3, generalised from GT200 to every GPU of the
+// device database). Every number here is derived from a device's data (data/devices/*.json, each
+// figure with its source) by timingConfigFor(); none is a literal in the engine. The engine
+// reads only this struct, so a what-if run is "the same config with one field changed".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "teg/device/device.hpp"
+
+namespace teg::timing {
+
+using device::InstructionClass;
+inline constexpr int kClassCount = static_cast<int>(InstructionClass::Count_);
+
+enum class SchedulerPolicy : std::uint8_t {
+  LooseRoundRobin,  // next eligible warp after the last issued one (TEG's policy, Lai §3.5)
+  GreedyThenOldest, // keep issuing from the same warp while it can, else the oldest
+  OldestFirst,
+};
+const char* schedulerPolicyName(SchedulerPolicy p);
+
+// Where a parameter's value came from, for the report's list of assumptions.
+struct Provenance {
+  std::string parameter;  // "dram latency"
+  std::string value;      // "466.3 cycles"
+  std::string origin;     // "measured: luo2024_pchase (…)", "datasheet: …", "derived: …"
+};
+
+struct TimingConfig {
+  std::string deviceName;
+  int smCount = 0;
+  double clockMhz = 0;                 // the clock cycles are counted in
+  int warpSize = 32;
+
+  // Issue engine (Lai §3.2.1): each of `schedulers` picks one warp instruction every
+  // `issueIntervalCycles` and dispatches up to `dispatchPerIssue` of them.
+  int schedulers = 0;
+  double issueIntervalCycles = 1;
+  SchedulerPolicy policy = SchedulerPolicy::LooseRoundRobin;
+
+  // Per instruction class (Lai §3.2.2.1): the three latencies of TEG.
+  //  executionLatency: cycles until a dependent instruction can issue;
+  //  unitInterval: multiple-warp issue latency = cycles the unit of one scheduler is busy per
+  //                warp instruction = warpSize / (throughput per SM / schedulers);
+  //  sameWarpInterval: cycles before the same warp can issue again.
+  std::array<double, kClassCount> executionLatency{};
+  std::array<double, kClassCount> unitInterval{};
+  std::array<double, kClassCount> sameWarpInterval{};
+
+  // Memory (Lai §3.2.2.4, §3.2.3.3-5).
+  double sharedLatency = 0;          // conflict-free shared-memory load
+  double sharedWavefrontCycles = 0;  // extra cycles per additional wavefront (bank conflict replay)
+  int sharedBanks = 32;
+  int sharedBankWidth = 4;
+  bool halfWarpShared = false;       // cc 1.x: conflicts are counted per half-warp
+  double l1HitLatency = 0;
+  double l2HitLatency = 0;
+  double dramLatency = 0;
+  bool l1CachesGlobalLoads = true;
+  long long l1Bytes = 0;             // L1 data cache per SM (after the shared-memory carve-out)
+  long long l2BytesShare = 0;        // this SM's share of the L2
+  int lineBytes = 128;
+  int sectorBytes = 32;
+  int l1Ways = 4;
+  int l2Ways = 16;
+  double dramBytesPerCycle = 0;      // this SM's share of the DRAM bandwidth, bytes per SM cycle
+  double l2BytesPerCycle = 0;        // this SM's share of the L2 bandwidth
+  double lsuBytesPerCycle = 0;       // L1/LSU data path of one SM, bytes per cycle
+  int maxOutstandingSectors = 0;     // memory-pipeline concurrency C_mem (Lai eq. 3.1-3.2)
+  double barrierLatency = 0;         // cycles from the last arrival to the release
+  double blockLaunchCycles = 0;      // block scheduler cost of starting a block on an SM
+
+  // What-if overrides (Lai §3.4: remove a bottleneck and re-run).
+  bool noBankConflicts = false;
+  bool perfectCoalescing = false;
+  double forcedL2HitRate = -1;       // 0..1, or -1 = simulate the cache
+  int maxResidentBlocks = 0;         // 0 = occupancy decides
+
+  std::vector<Provenance> provenance;
+};
+
+// Builds the configuration for `device` from its figures; `sharedBytesPerSm` is the carve-out
+// the launch runs with (the rest of the unified array is L1). Throws teg::Error naming the figure
+// when the device lacks one the model needs.
+TimingConfig timingConfigFor(const device::Device& device, long long sharedBytesPerSm);
+
+}  // namespace teg::timing

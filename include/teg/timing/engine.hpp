@@ -1,0 +1,56 @@
+// The TEG timing engine (Lai ch. 3): replays the warp instruction streams of one SM's share of a
+// launch through a model of that SM — warp schedulers with their issue rate and policy, in-order
+// issue per warp with a register scoreboard, functional units with per-class latencies and issue
+// intervals, barriers, blocks arriving as slots free (N_slot from the occupancy code), and a
+// memory pipeline (coalesced sectors, shared-memory wavefronts, L1, this SM's share of L2 and of
+// the DRAM bandwidth, a concurrency limit). The GPU is the simulated SM times the waves (Kim
+// eq. 3.2): the busiest SM receives blocks smId, smId + S, smId + 2S, ... (round-robin), and for
+// long launches the first blocks are simulated and the rest extrapolated from the steady state.
+//
+// The engine is a trace::TraceListener: feed it the emulator's events (live or from a trace
+// file) and call finish(). It never includes ptx or emu; the trace record is the whole contract.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "teg/timing/config.hpp"
+#include "teg/timing/result.hpp"
+#include "teg/trace/trace.hpp"
+
+namespace teg::timing {
+
+struct EngineOptions {
+  int residentBlocks = 1;          // N_slot: blocks the SM holds at once (from occupancy)
+  std::uint64_t maxSampledBlocks = 0;  // 0: simulate every block of the SM's share
+  int timelineWarps = 4;           // warps whose first instructions go into the timeline
+  int timelineInstructions = 40;
+  int loadBuckets = 64;            // resolution of the load-over-time series
+};
+
+// Which blocks the simulated SM runs, in the order it starts them (for asking the emulator to
+// run only those): blocks 0, S, 2S, ... of a grid of `gridBlocks`, at most `limit` (0 = all).
+std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit);
+
+class TimingEngine final : public trace::TraceListener {
+ public:
+  TimingEngine(TimingConfig config, EngineOptions options);
+  ~TimingEngine() override;
+
+  void beginKernel(const trace::KernelInfo& kernel) override;
+  void beginBlock(std::uint32_t block) override;
+  void instruction(const trace::WarpInstruction& record) override;
+  void endBlock(std::uint32_t block) override;
+  void endKernel() override {}
+
+  // Runs the model over the recorded blocks. Throws teg::Error if no block of the simulated
+  // SM's share was recorded.
+  TimingResult finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace teg::timing

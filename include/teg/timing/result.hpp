@@ -1,0 +1,84 @@
+// What a timing run reports: cycles and time, where the cycles went (stall reasons per
+// warp-cycle, named as Nsight Compute names them), how busy each unit was and its load over time
+// (Lai Figs. 3.9-3.15), the cost of each instruction, a timeline of the first instructions of a
+// few warps, and how much of the launch was simulated.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "teg/timing/config.hpp"
+
+namespace teg::timing {
+
+enum class StallReason : std::uint8_t {
+  Selected,          // issued this cycle
+  NotSelected,       // eligible, but its scheduler issued another warp
+  Wait,              // fixed-latency dependency or the same-warp issue interval (Lai §3.2.2.1)
+  ShortScoreboard,   // waiting for a shared-memory / MIO result
+  LongScoreboard,    // waiting for a global/local memory result
+  MathPipeThrottle,  // its functional unit is busy with other warps' instructions
+  MioThrottle,       // the shared-memory pipeline is busy (bank-conflict replays included)
+  LgThrottle,        // the global-memory pipeline is busy or its request queue is full (C_mem)
+  Barrier,           // waiting at bar.sync for the rest of its block
+  Count_
+};
+inline constexpr int kStallReasonCount = static_cast<int>(StallReason::Count_);
+const char* stallReasonName(StallReason r);         // "long_scoreboard"
+const char* stallReasonDescription(StallReason r);  // one line for people
+
+// Per static instruction (pc).
+struct InstructionCost {
+  std::uint64_t issued = 0;          // warp instructions issued
+  double stallCycles = 0;            // warp-cycles spent waiting with this pc next
+  std::array<double, kStallReasonCount> stalls{};
+};
+
+struct UnitUsage {
+  InstructionClass unit = InstructionClass::Fp32Fma;
+  std::uint64_t issued = 0;
+  double busyCycles = 0;       // cycles the unit (all schedulers' copies) was accepting work
+  double utilisation = 0;      // busyCycles / (cycles × copies)
+  std::vector<double> load;    // mean warp instructions in flight per time bucket (Lai Fig. 3.9)
+};
+
+struct MemoryCounters {
+  std::uint64_t globalLoads = 0, globalStores = 0, atomics = 0;
+  std::uint64_t sectorsRequested = 0;  // 32-B sectors the accesses touched
+  std::uint64_t l1Hits = 0, l2Hits = 0, dramSectors = 0;
+  std::uint64_t sharedRequests = 0, sharedWavefronts = 0;
+  double dramBytes = 0;
+};
+
+struct TimelineEntry {
+  std::uint32_t block = 0, warp = 0, pc = 0;
+  double issue = 0, complete = 0;
+};
+
+struct TimingResult {
+  std::string kernel;
+  std::string device;
+  double cycles = 0;            // predicted cycles of the whole launch (the busiest SM)
+  double simulatedCycles = 0;   // cycles actually simulated (before extrapolation)
+  double timeMs = 0;
+  double ipc = 0;               // warp instructions per cycle per SM
+  std::uint64_t warpInstructions = 0;  // simulated
+  std::uint64_t blocksOnSm = 0;        // blocks the simulated SM runs in the whole launch
+  std::uint64_t blocksSimulated = 0;
+  int residentBlocks = 0;              // N_slot used
+  int waves = 0;
+  bool extrapolated = false;
+  std::array<double, kStallReasonCount> stalls{};  // warp-cycles per reason
+  std::vector<UnitUsage> units;                    // only units that were used
+  double bucketCycles = 0;                         // width of a load-over-time bucket
+  MemoryCounters memory;
+  std::vector<InstructionCost> perInstruction;     // indexed by pc
+  std::vector<TimelineEntry> timeline;
+  std::string bound;            // "issue", "fp32_fma unit", "shared memory", "dram bandwidth", "latency"...
+  std::string boundExplanation;
+  std::vector<Provenance> assumptions;
+};
+
+}  // namespace teg::timing

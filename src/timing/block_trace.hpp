@@ -1,0 +1,34 @@
+// The recorded instruction streams of one thread block, preprocessed for the timing model: per
+// warp, the executed pcs and masks in order; for each memory instruction, what it asks of the
+// memory system (distinct sectors for global/local accesses, wavefronts for shared memory).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace teg::timing::detail {
+
+inline constexpr std::uint32_t kNoMemory = 0xffffffffu;
+
+struct WarpOp {
+  std::uint32_t pc = 0;
+  std::uint32_t activeMask = 0;
+  std::uint32_t memory = kNoMemory;  // index into BlockTrace::memory
+};
+
+struct MemoryRequest {
+  std::uint32_t firstSector = 0;  // into BlockTrace::sectors (global/local)
+  std::uint16_t sectorCount = 0;
+  std::uint16_t minimalSectors = 0;  // sectors a perfectly coalesced request would touch
+  std::uint16_t wavefronts = 0;      // shared memory
+  std::uint16_t idealWavefronts = 0; // without bank conflicts (1 per phase)
+};
+
+struct BlockTrace {
+  std::uint32_t block = 0;
+  std::vector<std::vector<WarpOp>> warps;
+  std::vector<MemoryRequest> memory;
+  std::vector<std::uint64_t> sectors;  // sector numbers (address / sector bytes)
+};
+
+}  // namespace teg::timing::detail

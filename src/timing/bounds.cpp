@@ -1,0 +1,49 @@
+#include "bounds.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace teg::timing::detail {
+
+std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result) {
+  std::vector<Bound> bounds;
+  const double schedulers = std::max(1, config.schedulers);
+  bounds.push_back({"issue", static_cast<double>(result.warpInstructions) * config.issueIntervalCycles / schedulers});
+  for (const auto& unit : result.units) {
+    if (unit.unit == InstructionClass::LoadStore) continue;
+    bounds.push_back({fmt::format("{} unit", device::instructionClassName(unit.unit)), unit.busyCycles / schedulers});
+  }
+  bounds.push_back({"shared memory",
+                    static_cast<double>(result.memory.sharedWavefronts) * config.sharedWavefrontCycles});
+  if (config.lsuBytesPerCycle > 0)
+    bounds.push_back({"L1/LSU bandwidth", static_cast<double>(result.memory.sectorsRequested) * config.sectorBytes /
+                                              config.lsuBytesPerCycle});
+  if (config.l2BytesPerCycle > 0)
+    bounds.push_back({"L2 bandwidth", static_cast<double>(result.memory.sectorsRequested - result.memory.l1Hits) *
+                                          config.sectorBytes / config.l2BytesPerCycle});
+  if (config.dramBytesPerCycle > 0)
+    bounds.push_back({"DRAM bandwidth", result.memory.dramBytes / config.dramBytesPerCycle});
+  std::sort(bounds.begin(), bounds.end(), [](const Bound& a, const Bound& b) { return a.cycles > b.cycles; });
+  return bounds;
+}
+
+void explainBound(const TimingConfig& config, TimingResult& result) {
+  const auto bounds = simulatedBounds(config, result);
+  const double simulated = std::max(1.0, result.simulatedCycles);
+  const Bound& top = bounds.front();
+  const double share = top.cycles / simulated;
+  if (share >= 0.8) {
+    result.bound = top.name;
+    result.boundExplanation = fmt::format(
+        "{} alone needs {:.0f} of the {:.0f} simulated cycles ({:.0f} %)", top.name, top.cycles, simulated, 100 * share);
+  } else {
+    result.bound = "latency";
+    result.boundExplanation = fmt::format(
+        "no resource is saturated (the busiest, {}, needs {:.0f} % of the cycles): warps wait on latencies that "
+        "too few warps or too little independent work cannot hide",
+        top.name, 100 * share);
+  }
+}
+
+}  // namespace teg::timing::detail

@@ -1,0 +1,27 @@
+// Analytical lower bounds of a simulated run (uiCA style: small pure functions used to explain a
+// simulated result): issue, each functional unit, the shared-memory pipeline, the LD/ST path,
+// the L2 and the DRAM bandwidth share. The largest bound that comes within 80 % of the simulated
+// cycles names the bottleneck; when none does, the run is latency-bound (too few warps or too
+// little independent work to hide latency — Little's law, seed 002 §1.1.2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "teg/timing/config.hpp"
+#include "teg/timing/result.hpp"
+
+namespace teg::timing::detail {
+
+struct Bound {
+  std::string name;
+  double cycles = 0;
+};
+
+// Every bound of the simulated part of `result`, largest first.
+std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result);
+
+// Sets result.bound and result.boundExplanation.
+void explainBound(const TimingConfig& config, TimingResult& result);
+
+}  // namespace teg::timing::detail

@@ -1,0 +1,170 @@
+#include "teg/timing/engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "block_trace.hpp"
+#include "bounds.hpp"
+#include "sm_model.hpp"
+#include "teg/support/error.hpp"
+#include "teg/trace/memory_access.hpp"
+
+namespace teg::timing {
+
+std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit) {
+  std::vector<std::uint64_t> blocks;
+  const auto stride = static_cast<std::uint64_t>(std::max(1, smCount));
+  for (std::uint64_t b = 0; b < gridBlocks && (limit == 0 || blocks.size() < limit); b += stride) blocks.push_back(b);
+  return blocks;
+}
+
+struct TimingEngine::Impl {
+  TimingConfig config;
+  EngineOptions options;
+  trace::KernelInfo kernel;
+  std::unordered_map<std::uint64_t, std::size_t> position;  // block id -> index in SM order
+  std::vector<detail::BlockTrace> blocks;                    // in SM order
+  std::vector<bool> recorded;
+  detail::BlockTrace* current = nullptr;
+  bool haveKernel = false;
+
+  void record(const trace::WarpInstruction& r) {
+    if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
+    detail::WarpOp op{r.pc, r.activeMask, detail::kNoMemory};
+    const auto& s = kernel.instructions[r.pc];
+    const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
+                        s.kind == trace::InstrKind::Atomic;
+    if (memory && r.activeMask != 0) {
+      detail::MemoryRequest m;
+      const unsigned bytes = std::max<unsigned>(1, s.accessBytes);
+      if (s.space == trace::MemorySpace::Shared) {
+        m.wavefronts = static_cast<std::uint16_t>(trace::sharedWavefronts(
+            r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
+            static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
+        // Conflict-free: consecutive words, one wavefront per phase with an active lane.
+        std::array<std::uint64_t, trace::kWarpLanes> ideal{};
+        for (int lane = 0; lane < trace::kWarpLanes; ++lane) ideal[lane] = static_cast<std::uint64_t>(lane) * bytes;
+        m.idealWavefronts = static_cast<std::uint16_t>(trace::sharedWavefronts(
+            ideal, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
+            static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
+      } else if (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Local ||
+                 s.space == trace::MemorySpace::Texture) {
+        m.firstSector = static_cast<std::uint32_t>(current->sectors.size());
+        auto shape = trace::globalAccessShape(r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sectorBytes),
+                                              static_cast<unsigned>(config.lineBytes), &current->sectors);
+        if (s.space == trace::MemorySpace::Local) {
+          // Local memory is per thread but interleaved by the hardware so that the same local
+          // address of consecutive threads is consecutive (CUDA guide, "Local Memory"); the
+          // emulator reports per-thread addresses, so count it as perfectly coalesced.
+          // Interleaved layout: word o of lane l of warp w sits at ((w·words + o)·32 + l)·4, so a
+          // warp's access of one offset is one contiguous run of sectors; tag it with the warp so
+          // that different warps never share lines, and set bit 62 to keep it apart from global.
+          const auto sectors = (shape.bytesRequested + config.sectorBytes - 1) / config.sectorBytes;
+          const std::uint64_t warpId = std::uint64_t{r.block} * kernel.warpsPerBlock() + r.warp;
+          const std::uint64_t base = (warpId << 32) + r.addresses[0] / 4 * 128 / config.sectorBytes;
+          current->sectors.resize(m.firstSector);
+          for (std::uint32_t i = 0; i < sectors; ++i) current->sectors.push_back((base + i) | (std::uint64_t{1} << 62));
+          shape.sectors = sectors;
+        }
+        m.sectorCount = static_cast<std::uint16_t>(shape.sectors);
+        m.minimalSectors = static_cast<std::uint16_t>(
+            std::max<std::uint32_t>(1, (shape.bytesRequested + config.sectorBytes - 1) / config.sectorBytes));
+        m.minimalSectors = std::min(m.minimalSectors, m.sectorCount);
+      }
+      op.memory = static_cast<std::uint32_t>(current->memory.size());
+      current->memory.push_back(m);
+    }
+    current->warps[r.warp].push_back(op);
+  }
+};
+
+TimingEngine::TimingEngine(TimingConfig config, EngineOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->config = std::move(config);
+  impl_->options = options;
+}
+
+TimingEngine::~TimingEngine() = default;
+
+void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
+  impl_->kernel = kernel;
+  impl_->haveKernel = true;
+  const auto order = blocksOfSimulatedSm(kernel.grid.count(), impl_->config.smCount, impl_->options.maxSampledBlocks);
+  impl_->blocks.assign(order.size(), {});
+  impl_->recorded.assign(order.size(), false);
+  impl_->position.clear();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    impl_->position[order[i]] = i;
+    impl_->blocks[i].block = static_cast<std::uint32_t>(order[i]);
+    impl_->blocks[i].warps.resize(kernel.warpsPerBlock());
+  }
+}
+
+void TimingEngine::beginBlock(std::uint32_t block) {
+  const auto it = impl_->position.find(block);
+  impl_->current = it == impl_->position.end() ? nullptr : &impl_->blocks[it->second];
+  if (impl_->current != nullptr) impl_->recorded[it->second] = true;
+}
+
+void TimingEngine::instruction(const trace::WarpInstruction& record) {
+  if (impl_->current != nullptr && record.pc < impl_->kernel.instructions.size()) impl_->record(record);
+}
+
+void TimingEngine::endBlock(std::uint32_t) { impl_->current = nullptr; }
+
+TimingResult TimingEngine::finish() {
+  Impl& m = *impl_;
+  if (!m.haveKernel) throw Error("timing: no kernel was traced");
+  // The simulated SM runs the recorded prefix of its share, in order.
+  std::size_t prefix = 0;
+  while (prefix < m.recorded.size() && m.recorded[prefix]) ++prefix;
+  if (prefix == 0)
+    throw Error(fmt::format("timing: block 0 of kernel '{}' was not traced; the simulated SM needs its blocks "
+                            "0, {}, {}, ...", m.kernel.name, m.config.smCount, 2 * m.config.smCount));
+  std::vector<detail::BlockTrace> blocks(std::make_move_iterator(m.blocks.begin()),
+                                         std::make_move_iterator(m.blocks.begin() + static_cast<std::ptrdiff_t>(prefix)));
+  TimingResult result;
+  result.kernel = m.kernel.name;
+  result.device = m.config.deviceName;
+  EngineOptions options = m.options;
+  if (m.config.maxResidentBlocks > 0) options.residentBlocks = std::min(options.residentBlocks, m.config.maxResidentBlocks);
+  result.residentBlocks = options.residentBlocks;
+  const std::vector<double> completion = detail::simulateSm(m.config, m.kernel, options, blocks, result);
+
+  const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
+  result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
+  result.blocksSimulated = blocks.size();
+  const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
+  result.waves = static_cast<int>((result.blocksOnSm + slots - 1) / slots);
+  result.cycles = result.simulatedCycles;
+  if (result.blocksSimulated < result.blocksOnSm) {
+    // Steady state: the last `slots` completions of the sample span one wave of the SM.
+    std::vector<double> done = completion;
+    std::sort(done.begin(), done.end());
+    const std::size_t k = done.size();
+    const std::size_t span = std::min<std::size_t>(slots, k - 1);
+    double perBlock = 0;
+    if (span > 0) perBlock = (done[k - 1] - done[k - 1 - span]) / static_cast<double>(span);
+    if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
+    result.cycles = done[k - 1] + perBlock * static_cast<double>(result.blocksOnSm - k);
+    result.extrapolated = true;
+  }
+  result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;
+  result.ipc = result.simulatedCycles > 0 ? static_cast<double>(result.warpInstructions) / result.simulatedCycles : 0;
+  detail::explainBound(m.config, result);
+  result.assumptions = m.config.provenance;
+  result.assumptions.push_back(
+      {"simulated blocks",
+       fmt::format("{} of the {} blocks the busiest SM runs ({:.1f} %)", result.blocksSimulated, result.blocksOnSm,
+                   100.0 * static_cast<double>(result.blocksSimulated) / static_cast<double>(result.blocksOnSm)),
+       result.extrapolated ? "sampled: the rest extrapolated from the steady-state time per block"
+                           : "every block of the SM's share simulated"});
+  result.assumptions.push_back({"block distribution",
+                                fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
+                                "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});
+  return result;
+}
+
+}  // namespace teg::timing

@@ -1,0 +1,116 @@
+#include "memory_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace teg::timing::detail {
+
+MemorySystem::MemorySystem(const TimingConfig& config)
+    : config_(config),
+      l1_(config.l1CachesGlobalLoads ? config.l1Bytes : 0, config.lineBytes, config.sectorBytes, config.l1Ways),
+      l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways) {}
+
+int MemorySystem::inFlight(double now) {
+  while (!inFlight_.empty() && inFlight_.top() <= now) inFlight_.pop();
+  return static_cast<int>(inFlight_.size());
+}
+
+bool MemorySystem::canIssue(double now, int sectors) {
+  if (config_.maxOutstandingSectors <= 0) return true;
+  const int busy = inFlight(now);
+  return busy == 0 || busy + sectors <= config_.maxOutstandingSectors;
+}
+
+double MemorySystem::nextAcceptTime(double now, int sectors) {
+  if (canIssue(now, sectors)) return now;
+  // Completions are in the heap in order; find when enough have retired.
+  auto copy = inFlight_;
+  int busy = static_cast<int>(copy.size());
+  double t = now;
+  while (!copy.empty() && !(busy == 0 || busy + sectors <= config_.maxOutstandingSectors)) {
+    t = copy.top();
+    copy.pop();
+    --busy;
+  }
+  return t;
+}
+
+void MemorySystem::track(double completion) {
+  if (config_.maxOutstandingSectors > 0) inFlight_.push(completion);
+}
+
+bool MemorySystem::l2Hit(std::uint64_t sector) {
+  if (config_.forcedL2HitRate >= 0) {
+    // Deterministic: exactly round(rate × n) of the first n lookups hit.
+    const auto before = static_cast<std::uint64_t>(std::floor(config_.forcedL2HitRate * static_cast<double>(l2Lookups_)));
+    ++l2Lookups_;
+    const auto after = static_cast<std::uint64_t>(std::floor(config_.forcedL2HitRate * static_cast<double>(l2Lookups_)));
+    return after > before;
+  }
+  return l2_.access(sector);
+}
+
+double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters) {
+  const double sectorBytes = config_.sectorBytes;
+  double start = now;
+  if (config_.l2BytesPerCycle > 0) {
+    start = std::max(now, l2FreeAt_);
+    l2FreeAt_ = start + sectorBytes / config_.l2BytesPerCycle;
+  }
+  const bool hit = fillL2 ? l2Hit(sector) : l2Hit(sector);
+  if (hit) {
+    ++counters.l2Hits;
+    return start + config_.l2HitLatency;
+  }
+  // DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the
+  // pipe has moved it.
+  const double dramStart = std::max(start, dramFreeAt_);
+  const double transfer = config_.dramBytesPerCycle > 0 ? sectorBytes / config_.dramBytesPerCycle : 0;
+  dramFreeAt_ = dramStart + transfer;
+  ++counters.dramSectors;
+  counters.dramBytes += sectorBytes;
+  return dramStart + transfer + config_.dramLatency;
+}
+
+double MemorySystem::load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters) {
+  double done = now + (viaL1 && config_.l1CachesGlobalLoads ? config_.l1HitLatency : config_.l2HitLatency);
+  counters.sectorsRequested += static_cast<std::uint64_t>(count);
+  for (int i = 0; i < count; ++i) {
+    double ready = 0;
+    if (viaL1 && config_.l1CachesGlobalLoads && l1_.access(sectors[i])) {
+      ++counters.l1Hits;
+      ready = now + config_.l1HitLatency;
+    } else {
+      ready = throughL2(now, sectors[i], true, counters);
+    }
+    track(ready);
+    done = std::max(done, ready);
+  }
+  return done;
+}
+
+double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
+  counters.sectorsRequested += static_cast<std::uint64_t>(count);
+  double done = now;
+  for (int i = 0; i < count; ++i) {
+    // Write-through to the L2: it occupies the L2 pipe and, on a miss, the DRAM pipe (the sector
+    // is eventually written back); the warp does not wait for it.
+    const double ready = throughL2(now, sectors[i], true, counters);
+    track(ready);
+    done = std::max(done, ready);
+  }
+  return done;
+}
+
+double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
+  counters.sectorsRequested += static_cast<std::uint64_t>(count);
+  double done = now;
+  for (int i = 0; i < count; ++i) {
+    const double ready = throughL2(now, sectors[i], true, counters);
+    track(ready);
+    done = std::max(done, ready);
+  }
+  return done;
+}
+
+}  // namespace teg::timing::detail

@@ -1,0 +1,55 @@
+// The memory pipeline of one SM as Lai §3.2.2.4 and §3.2.3 describe it, generalised: global and
+// local accesses are split into 32-byte sectors (coalescing) that go through the SM's L1, its
+// share of the L2 and its share of the DRAM bandwidth; each level is a pipe with a latency and a
+// bandwidth (a request waits for the pipe, occupies it for size / bandwidth cycles, and is done
+// one latency later). The number of sectors in flight is bounded by C_mem (Lai eq. 3.1-3.2).
+//
+// Not modelled: DRAM pages and partition skew beyond the bandwidth share (Lai §3.2.3.5), the
+// TLB, write-back traffic, L2 slices (the L2 is one pipe), interference from other SMs except
+// through the bandwidth share.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "cache.hpp"
+#include "teg/timing/config.hpp"
+#include "teg/timing/result.hpp"
+
+namespace teg::timing::detail {
+
+class MemorySystem {
+ public:
+  explicit MemorySystem(const TimingConfig& config);
+
+  // Sectors in flight at `now` (completed ones are retired).
+  int inFlight(double now);
+  // Whether `sectors` more can be issued at `now` without exceeding C_mem; a request larger than
+  // C_mem may go when nothing else is in flight.
+  bool canIssue(double now, int sectors);
+  // The earliest time a request of `sectors` could be accepted (for skipping idle cycles).
+  double nextAcceptTime(double now, int sectors);
+
+  // A load of the given sectors issued at `now`; returns when its data is back.
+  double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters);
+  // A store (write-through, no L1 allocation); returns when the pipeline accepted it.
+  double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
+  // An atomic or reduction: performed at the L2; returns when the result is back.
+  double atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
+
+ private:
+  double throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters);
+  bool l2Hit(std::uint64_t sector);
+  void track(double completion);
+
+  const TimingConfig& config_;
+  SectoredCache l1_;
+  SectoredCache l2_;
+  double l2FreeAt_ = 0;
+  double dramFreeAt_ = 0;
+  std::uint64_t l2Lookups_ = 0;
+  std::priority_queue<double, std::vector<double>, std::greater<>> inFlight_;
+};
+
+}  // namespace teg::timing::detail

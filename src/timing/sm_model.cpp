@@ -1,0 +1,460 @@
+#include "sm_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "memory_system.hpp"
+#include "unit_load.hpp"
+
+namespace teg::timing::detail {
+
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// Which kind of producer a register waits for decides the stall reason of its consumers.
+enum class Producer : std::uint8_t { Fixed, Short, Long };
+
+enum class Port : std::uint8_t { Alu, Shared, Global, Constant };
+
+// Per static instruction, decoded once from the trace's KernelInfo and the config.
+struct Decoded {
+  trace::InstrKind kind = trace::InstrKind::Alu;
+  Port port = Port::Alu;
+  int unit = 0;
+  Producer produces = Producer::Fixed;
+  std::uint32_t regsBegin = 0, usesEnd = 0, defsEnd = 0;  // regs[regsBegin, usesEnd) uses, [usesEnd, defsEnd) defs
+  double latency = 0, unitInterval = 0, sameWarp = 0;
+};
+
+struct Warp {
+  const BlockTrace* block = nullptr;
+  const std::vector<WarpOp>* ops = nullptr;
+  std::size_t next = 0;
+  int slot = 0;              // block slot
+  int scheduler = 0;
+  std::uint32_t warpInBlock = 0;
+  std::uint64_t age = 0;     // start order, for oldest-first
+  double readyAt = 0;
+  bool live = false;
+  bool atBarrier = false;
+  std::vector<double> regReady;
+  std::vector<Producer> regProducer;
+};
+
+struct Slot {
+  const BlockTrace* block = nullptr;
+  int liveWarps = 0;
+  int arrived = 0;
+  std::size_t blockIndex = 0;
+};
+
+class Sm {
+ public:
+  Sm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
+     const std::vector<BlockTrace>& blocks, TimingResult& result)
+      : config_(config), kernel_(kernel), options_(options), blocks_(blocks), result_(result),
+        memory_(config), loads_(kClassCount, options.loadBuckets) {
+    decode();
+    const int slots = std::max(1, options.residentBlocks);
+    const int warpsPerBlock = static_cast<int>(kernel.warpsPerBlock());
+    slots_.resize(static_cast<std::size_t>(slots));
+    warps_.resize(static_cast<std::size_t>(slots * warpsPerBlock));
+    for (std::size_t w = 0; w < warps_.size(); ++w) {
+      warps_[w].slot = static_cast<int>(w) / warpsPerBlock;
+      warps_[w].scheduler = static_cast<int>(w % static_cast<std::size_t>(std::max(1, config.schedulers)));
+      warps_[w].regReady.assign(registerCount_, 0.0);
+      warps_[w].regProducer.assign(registerCount_, Producer::Fixed);
+    }
+    schedulerFreeAt_.assign(static_cast<std::size_t>(std::max(1, config.schedulers)), 0.0);
+    lastIssued_.assign(schedulerFreeAt_.size(), -1);
+    unitFreeAt_.assign(schedulerFreeAt_.size() * kClassCount, 0.0);
+    completion_.assign(blocks.size(), 0.0);
+    result_.perInstruction.assign(kernel.instructions.size(), InstructionCost{});
+    reasons_.resize(warps_.size());
+  }
+
+  std::vector<double> run() {
+    for (std::size_t s = 0; s < slots_.size() && nextBlock_ < blocks_.size(); ++s) startBlock(static_cast<int>(s), 0.0);
+    double now = 0;
+    while (liveWarps_ > 0) {
+      const bool issued = step(now);
+      const double next = nextDecisionTime(now, issued);
+      account(now, next);
+      now = next;
+    }
+    result_.simulatedCycles = lastCompletion_;
+    result_.bucketCycles = loads_.bucketCycles();
+    for (int c = 0; c < kClassCount; ++c) {
+      if (unitIssued_[static_cast<std::size_t>(c)] == 0) continue;
+      UnitUsage usage;
+      usage.unit = static_cast<InstructionClass>(c);
+      usage.issued = unitIssued_[static_cast<std::size_t>(c)];
+      usage.busyCycles = unitBusy_[static_cast<std::size_t>(c)];
+      const double copies = isMemoryClass(c) ? 1.0 : static_cast<double>(schedulerFreeAt_.size());
+      usage.utilisation = lastCompletion_ > 0 ? usage.busyCycles / (lastCompletion_ * copies) : 0;
+      usage.load = loads_.series(c, lastCompletion_);
+      result_.units.push_back(std::move(usage));
+    }
+    return completion_;
+  }
+
+ private:
+  static bool isMemoryClass(int c) { return c == static_cast<int>(InstructionClass::LoadStore); }
+
+  void decode() {
+    decoded_.resize(kernel_.instructions.size());
+    std::uint32_t maxReg = 0;
+    for (std::size_t pc = 0; pc < kernel_.instructions.size(); ++pc) {
+      const auto& s = kernel_.instructions[pc];
+      Decoded& d = decoded_[pc];
+      d.kind = s.kind;
+      d.unit = static_cast<int>(s.unit);
+      d.regsBegin = static_cast<std::uint32_t>(regs_.size());
+      for (auto r : s.uses) regs_.push_back(r), maxReg = std::max(maxReg, r + 1);
+      d.usesEnd = static_cast<std::uint32_t>(regs_.size());
+      for (auto r : s.defs) regs_.push_back(r), maxReg = std::max(maxReg, r + 1);
+      d.defsEnd = static_cast<std::uint32_t>(regs_.size());
+      const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
+                          s.kind == trace::InstrKind::Atomic;
+      if (memory) {
+        d.unit = static_cast<int>(InstructionClass::LoadStore);
+        switch (s.space) {
+          case trace::MemorySpace::Shared: d.port = Port::Shared; d.produces = Producer::Short; break;
+          case trace::MemorySpace::Global:
+          case trace::MemorySpace::Local:
+          case trace::MemorySpace::Texture: d.port = Port::Global; d.produces = Producer::Long; break;
+          case trace::MemorySpace::Constant:
+          case trace::MemorySpace::Param:
+          case trace::MemorySpace::None: d.port = Port::Constant; d.produces = Producer::Short; break;
+        }
+      } else if (s.unit == InstructionClass::Special || s.unit == InstructionClass::WarpShuffle ||
+                 s.unit == InstructionClass::WarpReduce) {
+        d.produces = Producer::Short;  // MUFU and shuffles are variable-latency (MIO) on Volta+
+      }
+      d.latency = config_.executionLatency[static_cast<std::size_t>(d.unit)];
+      d.unitInterval = config_.unitInterval[static_cast<std::size_t>(d.unit)];
+      d.sameWarp = config_.sameWarpInterval[static_cast<std::size_t>(d.unit)];
+    }
+    registerCount_ = maxReg;
+  }
+
+  void startBlock(int slot, double now) {
+    const BlockTrace& block = blocks_[nextBlock_];
+    Slot& s = slots_[static_cast<std::size_t>(slot)];
+    s.block = &block;
+    s.blockIndex = nextBlock_++;
+    s.arrived = 0;
+    s.liveWarps = 0;
+    const int warpsPerBlock = static_cast<int>(kernel_.warpsPerBlock());
+    for (int i = 0; i < warpsPerBlock; ++i) {
+      Warp& w = warps_[static_cast<std::size_t>(slot * warpsPerBlock + i)];
+      w.block = &block;
+      w.ops = i < static_cast<int>(block.warps.size()) ? &block.warps[static_cast<std::size_t>(i)] : nullptr;
+      w.next = 0;
+      w.warpInBlock = static_cast<std::uint32_t>(i);
+      w.age = ageCounter_++;
+      w.readyAt = now + config_.blockLaunchCycles;
+      w.atBarrier = false;
+      reasons_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = StallReason::Wait;
+      std::fill(w.regReady.begin(), w.regReady.end(), 0.0);
+      w.live = w.ops != nullptr && !w.ops->empty();
+      if (w.live) {
+        ++s.liveWarps;
+        ++liveWarps_;
+      }
+    }
+    if (s.liveWarps == 0) finishBlock(slot, now);
+  }
+
+  void finishBlock(int slot, double now) {
+    Slot& s = slots_[static_cast<std::size_t>(slot)];
+    completion_[s.blockIndex] = now;
+    lastCompletion_ = std::max(lastCompletion_, now);
+    s.block = nullptr;
+    if (nextBlock_ < blocks_.size()) startBlock(slot, now);
+  }
+
+  // When warp `w` could issue its next instruction, and why it cannot before then.
+  double earliest(const Warp& w, StallReason& reason) {
+    if (w.atBarrier) {
+      reason = StallReason::Barrier;
+      return kNever;
+    }
+    const WarpOp& op = (*w.ops)[w.next];
+    const Decoded& d = decoded_[op.pc];
+    double t = w.readyAt;
+    reason = StallReason::Wait;
+    // Sources must be ready (RAW). A destination still pending from a variable-latency producer
+    // must be too (WAW through the scoreboard); fixed-latency results retire in order.
+    for (std::uint32_t i = d.regsBegin; i < d.defsEnd; ++i) {
+      const std::uint32_t r = regs_[i];
+      if (i >= d.usesEnd && w.regProducer[r] == Producer::Fixed) continue;
+      if (w.regReady[r] > t) {
+        t = w.regReady[r];
+        reason = w.regProducer[r] == Producer::Long    ? StallReason::LongScoreboard
+                 : w.regProducer[r] == Producer::Short ? StallReason::ShortScoreboard
+                                                       : StallReason::Wait;
+      }
+    }
+    const std::size_t s = static_cast<std::size_t>(w.scheduler);
+    switch (d.port) {
+      case Port::Alu:
+        if (const double u = unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)]; u > t) {
+          t = u;
+          reason = StallReason::MathPipeThrottle;
+        }
+        break;
+      case Port::Shared:
+        if (mioFreeAt_ > t) {
+          t = mioFreeAt_;
+          reason = StallReason::MioThrottle;
+        }
+        break;
+      case Port::Global: {
+        double u = lsuFreeAt_;
+        const int sectors = op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1;
+        u = std::max(u, memory_.nextAcceptTime(std::max(t, u), sectors));
+        if (u > t) {
+          t = u;
+          reason = StallReason::LgThrottle;
+        }
+        break;
+      }
+      case Port::Constant:
+        if (lsuFreeAt_ > t) {
+          t = lsuFreeAt_;
+          reason = StallReason::LgThrottle;
+        }
+        break;
+    }
+    if (schedulerFreeAt_[s] > t) {
+      t = schedulerFreeAt_[s];
+      reason = StallReason::NotSelected;
+    }
+    return t;
+  }
+
+  int requestSectors(const BlockTrace& block, std::uint32_t memoryIndex) const {
+    const MemoryRequest& m = block.memory[memoryIndex];
+    return config_.perfectCoalescing ? m.minimalSectors : m.sectorCount;
+  }
+
+  // Candidate order of scheduler s's warps under the policy; returns the chosen warp or -1.
+  bool step(double now) {
+    bool issuedAny = false;
+    const int schedulers = static_cast<int>(schedulerFreeAt_.size());
+    const int n = static_cast<int>(warps_.size());
+    for (int s = 0; s < schedulers; ++s) {
+      int chosen = -1;
+      std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
+      const int start = config_.policy == SchedulerPolicy::LooseRoundRobin ? lastIssued_[static_cast<std::size_t>(s)] + 1 : 0;
+      for (int k = 0; k < n; ++k) {
+        const int wi = ((start + k) % n + n) % n;
+        Warp& w = warps_[static_cast<std::size_t>(wi)];
+        if (!w.live || w.scheduler != s) continue;
+        StallReason reason{};
+        const double t = earliest(w, reason);
+        reasons_[static_cast<std::size_t>(wi)] = reason;
+        if (t > now) continue;
+        reasons_[static_cast<std::size_t>(wi)] = StallReason::NotSelected;
+        switch (config_.policy) {
+          case SchedulerPolicy::LooseRoundRobin:
+            if (chosen < 0) chosen = wi;
+            break;
+          case SchedulerPolicy::GreedyThenOldest:
+            if (wi == lastIssued_[static_cast<std::size_t>(s)]) {
+              chosen = wi;
+              bestAge = 0;
+            } else if (w.age < bestAge) {
+              chosen = wi;
+              bestAge = w.age;
+            }
+            break;
+          case SchedulerPolicy::OldestFirst:
+            if (w.age < bestAge) {
+              chosen = wi;
+              bestAge = w.age;
+            }
+            break;
+        }
+      }
+      if (chosen >= 0) {
+        reasons_[static_cast<std::size_t>(chosen)] = StallReason::Selected;
+        issue(warps_[static_cast<std::size_t>(chosen)], now);
+        lastIssued_[static_cast<std::size_t>(s)] = chosen;
+        schedulerFreeAt_[static_cast<std::size_t>(s)] = now + config_.issueIntervalCycles;
+        issuedAny = true;
+      }
+    }
+    return issuedAny;
+  }
+
+  void issue(Warp& w, double now) {
+    const WarpOp& op = (*w.ops)[w.next];
+    const Decoded& d = decoded_[op.pc];
+    const std::size_t s = static_cast<std::size_t>(w.scheduler);
+    double complete = now + d.latency;
+    double busy = d.unitInterval;
+    MemoryCounters& mc = result_.memory;
+    switch (d.port) {
+      case Port::Alu:
+        unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = now + d.unitInterval;
+        break;
+      case Port::Shared: {
+        const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
+        const int waves = m == nullptr ? 1 : std::max<int>(1, config_.noBankConflicts ? m->idealWavefronts : m->wavefronts);
+        busy = std::max(d.unitInterval, waves * config_.sharedWavefrontCycles);
+        mioFreeAt_ = now + busy;
+        complete = now + config_.sharedLatency + (waves - 1) * config_.sharedWavefrontCycles;
+        ++mc.sharedRequests;
+        mc.sharedWavefronts += static_cast<std::uint64_t>(waves);
+        break;
+      }
+      case Port::Global: {
+        const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
+        const int sectors = m == nullptr ? 0 : requestSectors(*w.block, op.memory);
+        const std::uint64_t* list = m == nullptr ? nullptr : w.block->sectors.data() + m->firstSector;
+        busy = std::max(d.unitInterval, config_.lsuBytesPerCycle > 0 ? sectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
+        lsuFreeAt_ = now + busy;
+        if (d.kind == trace::InstrKind::Load) {
+          ++mc.globalLoads;
+          complete = memory_.load(now, list, sectors, true, mc);
+        } else if (d.kind == trace::InstrKind::Store) {
+          ++mc.globalStores;
+          memory_.store(now, list, sectors, mc);
+          complete = now + d.latency;
+        } else {
+          ++mc.atomics;
+          complete = memory_.atomic(now, list, sectors, mc);
+        }
+        break;
+      }
+      case Port::Constant:
+        lsuFreeAt_ = now + d.unitInterval;
+        complete = now + config_.l1HitLatency;
+        break;
+    }
+    for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
+      w.regReady[regs_[i]] = complete;
+      w.regProducer[regs_[i]] = d.produces;
+    }
+    w.readyAt = now + d.sameWarp;
+    ++unitIssued_[static_cast<std::size_t>(d.unit)];
+    unitBusy_[static_cast<std::size_t>(d.unit)] += busy;
+    loads_.add(d.unit, now, std::max(complete, now + busy));
+    ++result_.warpInstructions;
+    result_.stalls[static_cast<int>(StallReason::Selected)] += 1.0;
+    ++result_.perInstruction[op.pc].issued;
+    recordTimeline(w, op.pc, now, complete);
+    ++w.next;
+
+    Slot& slot = slots_[static_cast<std::size_t>(w.slot)];
+    if (d.kind == trace::InstrKind::Barrier) {
+      w.atBarrier = true;
+      ++slot.arrived;
+    }
+    if (w.next >= w.ops->size()) {
+      w.live = false;
+      w.atBarrier = false;
+      --liveWarps_;
+      --slot.liveWarps;
+      if (d.kind == trace::InstrKind::Barrier) --slot.arrived;
+    }
+    releaseBarrierIfComplete(w.slot, now);
+    if (slot.liveWarps == 0) finishBlock(w.slot, std::max(now + busy, complete));
+  }
+
+  void releaseBarrierIfComplete(int slotIndex, double now) {
+    Slot& slot = slots_[static_cast<std::size_t>(slotIndex)];
+    if (slot.arrived == 0 || slot.arrived < slot.liveWarps) return;
+    const int warpsPerBlock = static_cast<int>(kernel_.warpsPerBlock());
+    for (int i = 0; i < warpsPerBlock; ++i) {
+      Warp& w = warps_[static_cast<std::size_t>(slotIndex * warpsPerBlock + i)];
+      if (w.live && w.atBarrier) {
+        w.atBarrier = false;
+        w.readyAt = std::max(w.readyAt, now + config_.barrierLatency);
+      }
+    }
+    slot.arrived = 0;
+  }
+
+  void recordTimeline(const Warp& w, std::uint32_t pc, double issue, double complete) {
+    if (w.block != &blocks_.front() || static_cast<int>(w.warpInBlock) >= options_.timelineWarps) return;
+    if (static_cast<int>(w.next) >= options_.timelineInstructions) return;
+    result_.timeline.push_back(TimelineEntry{w.block->block, w.warpInBlock, pc, issue, complete});
+  }
+
+  double nextDecisionTime(double now, bool issued) {
+    double next = kNever;
+    for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+      Warp& w = warps_[wi];
+      if (!w.live) continue;
+      StallReason ignored{};
+      next = std::min(next, earliest(w, ignored));
+    }
+    if (issued) next = std::min(next, now + config_.issueIntervalCycles);
+    if (next <= now) next = now + std::min(1.0, config_.issueIntervalCycles);
+    if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
+    return next;
+  }
+
+  // Charges the warp-cycles of [now, next) to each live warp's reason and its next pc.
+  void account(double now, double next) {
+    const double dt = next - now;
+    for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+      const Warp& w = warps_[wi];
+      if (!w.live && reasons_[wi] != StallReason::Selected) continue;
+      StallReason reason = reasons_[wi];
+      const bool issuedNow = reason == StallReason::Selected;
+      // An issued warp is "selected" for one cycle (counted at issue); the rest of the step it
+      // waits for its same-warp issue interval.
+      const double selected = issuedNow ? std::min(1.0, dt) : 0.0;
+      if (dt > selected && w.live) {
+        if (issuedNow) reason = StallReason::Wait;
+        result_.stalls[static_cast<int>(reason)] += dt - selected;
+        auto& cost = result_.perInstruction[(*w.ops)[w.next].pc];
+        cost.stalls[static_cast<int>(reason)] += dt - selected;
+        cost.stallCycles += dt - selected;
+      }
+      reasons_[wi] = StallReason::Wait;
+    }
+  }
+
+  const TimingConfig& config_;
+  const trace::KernelInfo& kernel_;
+  const EngineOptions& options_;
+  const std::vector<BlockTrace>& blocks_;
+  TimingResult& result_;
+  MemorySystem memory_;
+  UnitLoad loads_;
+
+  std::vector<Decoded> decoded_;
+  std::vector<std::uint32_t> regs_;
+  std::uint32_t registerCount_ = 0;
+  std::vector<Warp> warps_;
+  std::vector<Slot> slots_;
+  std::vector<StallReason> reasons_;
+  std::vector<double> schedulerFreeAt_;
+  std::vector<int> lastIssued_;
+  std::vector<double> unitFreeAt_;
+  double mioFreeAt_ = 0, lsuFreeAt_ = 0;
+  std::array<std::uint64_t, kClassCount> unitIssued_{};
+  std::array<double, kClassCount> unitBusy_{};
+  std::vector<double> completion_;
+  std::size_t nextBlock_ = 0;
+  std::uint64_t ageCounter_ = 0;
+  int liveWarps_ = 0;
+  double lastCompletion_ = 0;
+};
+
+}  // namespace
+
+std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
+                               const std::vector<BlockTrace>& blocks, TimingResult& result) {
+  Sm sm(config, kernel, options, blocks, result);
+  return sm.run();
+}
+
+}  // namespace teg::timing::detail

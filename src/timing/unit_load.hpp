@@ -1,0 +1,29 @@
+// The load of each functional unit over time: the mean number of warp instructions in flight in
+// it per time bucket (Lai §3.5, Figs. 3.9-3.15: "workload refers to the warp instructions
+// executing concurrently in the function units"). Buckets start narrow and double in width
+// (merging pairs) whenever there would be more than twice the wanted number, so memory stays
+// bounded however long the run is.
+#pragma once
+
+#include <vector>
+
+namespace teg::timing::detail {
+
+class UnitLoad {
+ public:
+  UnitLoad(int units, int wantedBuckets);
+
+  // An instruction of `unit` in flight during [start, end).
+  void add(int unit, double start, double end);
+  // `wantedBuckets` (or fewer) values covering [0, totalCycles).
+  [[nodiscard]] std::vector<double> series(int unit, double totalCycles) const;
+  [[nodiscard]] double bucketCycles() const { return width_; }
+
+ private:
+  void grow(std::size_t buckets);
+  int wanted_;
+  double width_ = 16;
+  std::vector<std::vector<double>> busy_;  // per unit: in-flight cycles per bucket
+};
+
+}  // namespace teg::timing::detail

@@ -1,0 +1,84 @@
+// The issue engine against hand-worked schedules (Lai §3.2.2: execution latency, multiple-warp
+// issue latency, same-warp issue latency; seed 002 §1.1.2: a dependent MAD chain takes
+// max(latency, warps × cycles per warp) per MAD).
+#include <gtest/gtest.h>
+
+#include "synthetic.hpp"
+
+using namespace teg::timing;
+using namespace teg::timing::test;
+
+namespace {
+
+TEST(IssueModel, OneWarpDependentChainTakesLatencyPerInstruction) {
+  // r1 = r1 * r2 + r3, 100 times: each waits for the previous one's 24-cycle latency.
+  const auto kernel = kernelOf({alu({1}, {1, 2, 3})}, 1, 32);
+  const auto r = runSynthetic(simpleConfig(24, 4, 8), {}, kernel, [](auto, auto) { return repeat(0, 100); });
+  EXPECT_DOUBLE_EQ(r.cycles, 100 * 24.0);  // the last result is ready 24 cycles after its issue at 99·24
+  EXPECT_EQ(r.warpInstructions, 100u);
+}
+
+TEST(IssueModel, OneWarpIndependentInstructionsAreLimitedBySameWarpInterval) {
+  // No dependences: issue every max(same-warp 8, unit 4) = 8 cycles; the last completes 24 later.
+  const auto kernel = kernelOf({alu({1}, {2, 3})}, 1, 32);
+  const auto r = runSynthetic(simpleConfig(24, 4, 8), {}, kernel, [](auto, auto) { return repeat(0, 50); });
+  EXPECT_DOUBLE_EQ(r.cycles, 49 * 8.0 + 24.0);
+}
+
+class ChainWarps : public ::testing::TestWithParam<int> {};
+
+TEST_P(ChainWarps, CyclesPerInstructionIsMaxOfLatencyAndWarpsTimesInterval) {
+  // Seed 002 Tables 2-3: W warps each running a dependent chain on one SM; per instruction the SM
+  // needs max(latency, W × cycles per warp). Latency 24, 4 cycles per warp instruction.
+  const int warps = GetParam();
+  const std::size_t n = 200;
+  const auto kernel = kernelOf({alu({1}, {1, 2, 3})}, 1, static_cast<std::uint32_t>(32 * warps));
+  const auto r = runSynthetic(simpleConfig(24, 4, 1), {}, kernel, [&](auto, auto) { return repeat(0, n); });
+  const double perInstruction = std::max(24.0, 4.0 * warps);
+  // The last warp's last instruction issues (n-1)·period + 4·(W-1) after the start, then 24 more.
+  const double expected = (n - 1) * perInstruction + 4.0 * (warps - 1) + 24.0;
+  EXPECT_NEAR(r.cycles, expected, 1e-9) << warps << " warps";
+}
+
+INSTANTIATE_TEST_SUITE_P(Warps, ChainWarps, ::testing::Values(1, 2, 4, 6, 7, 8, 12, 16));
+
+TEST(IssueModel, SchedulersWorkInParallelOnTheirOwnWarps) {
+  // Four schedulers, four warps (one each), independent instructions at 1 per 2 cycles per unit.
+  const auto kernel = kernelOf({alu({1}, {2})}, 1, 128);
+  const auto one = runSynthetic(simpleConfig(4, 2, 1, 1), {}, kernel, [](auto, auto) { return repeat(0, 100); });
+  const auto four = runSynthetic(simpleConfig(4, 2, 1, 4), {}, kernel, [](auto, auto) { return repeat(0, 100); });
+  EXPECT_DOUBLE_EQ(one.cycles, 399 * 2.0 + 4.0);   // 400 warp instructions through one unit
+  EXPECT_DOUBLE_EQ(four.cycles, 99 * 2.0 + 4.0);   // 100 per scheduler
+}
+
+TEST(IssueModel, BarrierHoldsTheBlockUntilTheLastWarpArrives) {
+  // Warp 0: 10 dependent FMAs then bar; warp 1: bar at once; then one FMA each.
+  const auto kernel = kernelOf({alu({1}, {1}), barrier()}, 1, 64);
+  auto config = simpleConfig(10, 1, 1);
+  config.barrierLatency = 5;
+  const auto r = runSynthetic(config, {}, kernel, [](auto, std::uint32_t warp) {
+    std::vector<std::uint32_t> pcs = warp == 0 ? repeat(0, 10) : std::vector<std::uint32_t>{};
+    pcs.push_back(1);
+    pcs.push_back(0);
+    return pcs;
+  });
+  // Warp 0's FMAs issue at 0, 10, ..., 90; its bar needs no register, so it issues at 91 (same-
+  // warp interval 1); warp 1 has waited there since cycle 1. Release at 91 + 5 = 96. Warp 1's FMA
+  // issues at 96 (done 106); warp 0's needs r1 of its 10th FMA, ready at 100: done at 110.
+  EXPECT_DOUBLE_EQ(r.cycles, 110.0);
+  // Warp 1 waits at the barrier from cycle 2 to the last arrival at 91.
+  EXPECT_NEAR(r.stalls[static_cast<int>(StallReason::Barrier)], 89.0, 1.0);
+}
+
+TEST(IssueModel, StallReasonsAddUpToWarpCycles) {
+  const auto kernel = kernelOf({alu({1}, {1, 2, 3})}, 1, 64);
+  const auto r = runSynthetic(simpleConfig(24, 4, 1), {}, kernel, [](auto, auto) { return repeat(0, 100); });
+  double total = 0;
+  for (double s : r.stalls) total += s;
+  // Two warps live for (almost) the whole run; each accounts for every cycle it is live.
+  EXPECT_NEAR(total, 2 * r.cycles, 2 * 24.0 + 8);
+  EXPECT_DOUBLE_EQ(r.stalls[static_cast<int>(StallReason::Selected)], 200.0);
+  EXPECT_EQ(r.bound, "latency");
+}
+
+}  // namespace

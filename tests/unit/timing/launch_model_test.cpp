@@ -1,0 +1,93 @@
+// Blocks, waves and sampling (Kim eq. 3.2; Lai §3.3: one SM with its share of the blocks), and
+// properties every run must have.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "synthetic.hpp"
+
+using namespace teg::timing;
+using namespace teg::timing::test;
+
+namespace {
+
+TEST(LaunchModel, TheSimulatedSmRunsEverySthBlock) {
+  EXPECT_EQ(blocksOfSimulatedSm(10, 4, 0), (std::vector<std::uint64_t>{0, 4, 8}));
+  EXPECT_EQ(blocksOfSimulatedSm(100, 10, 3), (std::vector<std::uint64_t>{0, 10, 20}));
+}
+
+TEST(LaunchModel, WavesOfIdenticalBlocksAddUp) {
+  // One warp per block, a 100-cycle dependent chain; 2 SMs, 2 resident blocks per SM, 12 blocks
+  // -> SM 0 runs 6 blocks in 3 waves of 2: 3 × (20 launch + 100) cycles, plus 1 because the one
+  // scheduler issues the second block's first instruction a cycle after the first block's.
+  auto config = simpleConfig(10, 1, 1);
+  config.smCount = 2;
+  config.blockLaunchCycles = 20;
+  EngineOptions options;
+  options.residentBlocks = 2;
+  const auto kernel = kernelOf({alu({1}, {1})}, 12, 32);
+  const auto r = runSynthetic(config, options, kernel, [](auto, auto) { return repeat(0, 10); });
+  EXPECT_EQ(r.blocksOnSm, 6u);
+  EXPECT_EQ(r.waves, 3);
+  EXPECT_FALSE(r.extrapolated);
+  EXPECT_DOUBLE_EQ(r.cycles, 3 * (20 + 100.0) + 1);
+}
+
+TEST(LaunchModel, SamplingExtrapolatesTheSteadyState) {
+  auto config = simpleConfig(10, 1, 1);
+  config.smCount = 1;
+  config.blockLaunchCycles = 20;
+  EngineOptions full;
+  full.residentBlocks = 2;
+  EngineOptions sampled = full;
+  sampled.maxSampledBlocks = 6;
+  const auto kernel = kernelOf({alu({1}, {1})}, 40, 32);
+  auto pcs = [](auto, auto) { return repeat(0, 10); };
+  const auto a = runSynthetic(config, full, kernel, pcs);
+  const auto b = runSynthetic(config, sampled, kernel, pcs);
+  EXPECT_TRUE(b.extrapolated);
+  EXPECT_EQ(b.blocksSimulated, 6u);
+  EXPECT_DOUBLE_EQ(a.cycles, 20 * 120.0 + 1);  // 20 waves, as above
+  EXPECT_NEAR(b.cycles, a.cycles, 1e-9);
+}
+
+// Random straight-line kernels for the properties below.
+TimingResult randomRun(std::uint64_t seed, double latencyScale) {
+  std::mt19937_64 rng(seed);
+  std::vector<teg::trace::StaticInstruction> instructions;
+  for (int i = 0; i < 12; ++i) {
+    const auto d = static_cast<std::uint32_t>(rng() % 8);
+    const auto u = static_cast<std::uint32_t>(rng() % 8);
+    instructions.push_back(alu({d}, {u}, rng() % 3 == 0 ? InstructionClass::Fp64Fma : InstructionClass::Fp32Fma));
+  }
+  auto config = simpleConfig(6 * latencyScale, 2, 1, 2);
+  config.executionLatency[static_cast<int>(InstructionClass::Fp64Fma)] = 40 * latencyScale;
+  config.unitInterval[static_cast<int>(InstructionClass::Fp64Fma)] = 8;
+  const auto kernel = kernelOf(instructions, 3, 128);
+  EngineOptions options;
+  options.residentBlocks = 2;
+  return runSynthetic(config, options, kernel, [&](auto, std::uint32_t warp) {
+    std::vector<std::uint32_t> pcs;
+    std::mt19937_64 local(seed * 31 + warp);
+    for (int i = 0; i < 60; ++i) pcs.push_back(static_cast<std::uint32_t>(local() % 12));
+    return pcs;
+  });
+}
+
+TEST(LaunchModel, RaisingLatencyNeverLowersTheCycleCount) {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const double base = randomRun(seed, 1.0).cycles;
+    EXPECT_GE(randomRun(seed, 1.5).cycles, base) << "seed " << seed;
+    EXPECT_GE(randomRun(seed, 3.0).cycles, randomRun(seed, 1.5).cycles) << "seed " << seed;
+  }
+}
+
+TEST(LaunchModel, SimulatedCyclesAreAtLeastTheIssueAndUnitBounds) {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto r = randomRun(seed, 1.0);
+    EXPECT_GE(r.simulatedCycles + 1e-9, static_cast<double>(r.warpInstructions) / 2) << "issue bound, seed " << seed;
+    for (const auto& unit : r.units) EXPECT_GE(r.simulatedCycles + 1e-9, unit.busyCycles / 2) << "seed " << seed;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,101 @@
+// The memory pipeline against hand counts: bank-conflict replays (Lai §3.2.3.3), DRAM bandwidth
+// share, caches, what-if switches (Lai §3.4).
+#include <gtest/gtest.h>
+
+#include "synthetic.hpp"
+
+using namespace teg::timing;
+using namespace teg::timing::test;
+using teg::trace::InstrKind;
+using teg::trace::MemorySpace;
+
+namespace {
+
+// ld.shared r1, [addr]; then r2 = r1 + 1 (consumes the load). 8 warps, one block.
+TimingResult sharedColumnRead(std::uint64_t strideBytes, bool noBankConflicts) {
+  auto config = simpleConfig(4, 1, 1);
+  config.noBankConflicts = noBankConflicts;
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Shared, {1}, {3}), alu({2}, {1})}, 1, 256);
+  return runSynthetic(
+      config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1}; },
+      [&](auto, auto, std::size_t, int lane) { return static_cast<std::uint64_t>(lane) * strideBytes; });
+}
+
+TEST(MemoryModel, BankConflictsSerialiseTheSharedPipeline) {
+  // 8 warps × 32 wavefronts × 2 cycles per wavefront = 512 cycles of MIO time; the last warp's
+  // load issues at 7·64 = 448, returns after 20 + 31·2 = 82 cycles, its add takes 4: 534.
+  const auto conflicted = sharedColumnRead(128, false);
+  EXPECT_EQ(conflicted.memory.sharedWavefronts, 8u * 32u);
+  EXPECT_DOUBLE_EQ(conflicted.cycles, 448 + 82 + 4);
+  EXPECT_EQ(conflicted.bound, "shared memory");
+  // Padded (stride 132): one wavefront each; loads issue every 2 cycles: last at 14, +20 +4.
+  const auto padded = sharedColumnRead(132, false);
+  EXPECT_EQ(padded.memory.sharedWavefronts, 8u);
+  EXPECT_DOUBLE_EQ(padded.cycles, 14 + 20 + 4);
+  // The what-if removes the conflicts of the conflicted trace: same time as the padded one.
+  const auto whatIf = sharedColumnRead(128, true);
+  EXPECT_DOUBLE_EQ(whatIf.cycles, padded.cycles);
+}
+
+TEST(MemoryModel, StreamingLoadsAreBoundByTheDramShare) {
+  // 16 warps each load 64 distinct consecutive 128-byte lines (coalesced f32): 16·64·128 B =
+  // 128 KiB through a 16 B/cycle DRAM share = 8192 cycles, plus one latency at the end.
+  auto config = simpleConfig(4, 1, 1);
+  config.dramBytesPerCycle = 16;
+  config.l2BytesShare = 0;  // no L2 either: every sector goes to DRAM
+  // 64 loads into 64 different registers (one register would serialise them: WAW on a pending
+  // load waits, as the hardware scoreboard does).
+  std::vector<teg::trace::StaticInstruction> loads;
+  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
+  const auto kernel = kernelOf(loads, 1, 512);
+  std::vector<std::uint32_t> all(64);
+  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
+  const auto r = runSynthetic(
+      config, {}, kernel, [&](auto, auto) { return all; },
+      [](auto, std::uint32_t warp, std::size_t i, int lane) {
+        return 0x10000000ull + (static_cast<std::uint64_t>(warp) * 64 + i) * 128 + 4ull * static_cast<std::uint64_t>(lane);
+      });
+  EXPECT_EQ(r.memory.dramSectors, 16u * 64u * 4u);
+  EXPECT_NEAR(r.cycles, 8192 + 400, 8);
+  EXPECT_EQ(r.bound, "DRAM bandwidth");
+}
+
+TEST(MemoryModel, RepeatedLinesHitTheCache) {
+  // One warp loads the same line 100 times through an L1: 1 miss (4 sectors), then hits.
+  auto config = simpleConfig(4, 1, 1);
+  config.l1CachesGlobalLoads = true;
+  config.l1Bytes = 16384;
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {1}, {2})}, 1, 32);
+  const auto r = runSynthetic(
+      config, {}, kernel, [](auto, auto) { return repeat(0, 100); },
+      [](auto, auto, std::size_t, int lane) { return 4096ull + 4ull * static_cast<std::uint64_t>(lane); });
+  EXPECT_EQ(r.memory.l1Hits, 99u * 4u);
+  EXPECT_EQ(r.memory.dramSectors, 4u);
+}
+
+TEST(MemoryModel, PerfectCoalescingWhatIfCountsOnlyTheBytesUsed) {
+  // Stride-32 floats: every lane its own sector (32 sectors); perfectly coalesced: 4.
+  auto config = simpleConfig(4, 1, 1);
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {1}, {2})}, 1, 32);
+  auto address = [](auto, auto, std::size_t i, int lane) {
+    return (i * 32 + static_cast<std::uint64_t>(lane)) * 128;
+  };
+  const auto scattered = runSynthetic(config, {}, kernel, [](auto, auto) { return repeat(0, 10); }, address);
+  config.perfectCoalescing = true;
+  const auto coalesced = runSynthetic(config, {}, kernel, [](auto, auto) { return repeat(0, 10); }, address);
+  EXPECT_EQ(scattered.memory.sectorsRequested, 320u);
+  EXPECT_EQ(coalesced.memory.sectorsRequested, 40u);
+}
+
+TEST(MemoryModel, ForcedL2HitRateIsExact) {
+  auto config = simpleConfig(4, 1, 1);
+  config.forcedL2HitRate = 0.25;
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {1}, {2})}, 1, 32);
+  const auto r = runSynthetic(
+      config, {}, kernel, [](auto, auto) { return repeat(0, 100); },
+      [](auto, auto, std::size_t i, int lane) { return (i * 32 + 0ull) * 128 + 4ull * static_cast<std::uint64_t>(lane); });
+  EXPECT_EQ(r.memory.l2Hits, 100u);       // 400 sectors, a quarter hit
+  EXPECT_EQ(r.memory.dramSectors, 300u);
+}
+
+}  // namespace
