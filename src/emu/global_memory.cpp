@@ -1,0 +1,58 @@
+#include "global_memory.hpp"
+
+#include <algorithm>
+
+#include "teg/emu/emulator.hpp"
+
+namespace teg::emu {
+
+namespace {
+constexpr std::uint64_t kAlign = 512;      // cudaMalloc's alignment (at least 256 bytes)
+constexpr std::uint64_t kGuardGap = 4096;  // unmapped bytes between allocations
+}  // namespace
+
+std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size) {
+  if (next_ == 0) next_ = kGlobalBase;
+  Allocation a;
+  a.name = name;
+  a.base = next_;
+  a.size = size;
+  a.data.assign(size, std::byte{0});
+  next_ = (a.base + std::max<std::uint64_t>(size, 1) + kGuardGap + kAlign - 1) / kAlign * kAlign;
+  allocs_.push_back(std::move(a));
+  return allocs_.back().base;
+}
+
+const Allocation* GlobalMemory::find(std::uint64_t address) const {
+  auto it = std::upper_bound(allocs_.begin(), allocs_.end(), address,
+                             [](std::uint64_t v, const Allocation& a) { return v < a.base; });
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  if (address >= it->base && address < it->base + it->size) return &*it;
+  return nullptr;
+}
+
+const Allocation* GlobalMemory::nearest(std::uint64_t address) const {
+  const Allocation* best = nullptr;
+  std::uint64_t bestDistance = ~std::uint64_t{0};
+  for (const Allocation& a : allocs_) {
+    const std::uint64_t d = address < a.base ? a.base - address
+                            : address >= a.base + a.size ? address - (a.base + a.size) + 1 : 0;
+    if (d < bestDistance) { bestDistance = d; best = &a; }
+  }
+  return best;
+}
+
+const Allocation* GlobalMemory::byName(const std::string& name) const {
+  for (const Allocation& a : allocs_)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+Allocation* GlobalMemory::byName(const std::string& name) {
+  for (Allocation& a : allocs_)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+}  // namespace teg::emu

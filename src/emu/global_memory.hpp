@@ -1,0 +1,43 @@
+// Device global memory as a sparse set of allocations, each at a distinct 512-byte-aligned
+// device address with an unmapped guard gap after it (like cudaMalloc). Lookups are by binary
+// search; an address outside every allocation is unmapped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace teg::emu {
+
+struct Allocation {
+  std::string name;
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  std::vector<std::byte> data;
+};
+
+class GlobalMemory {
+ public:
+  // Returns the device address of a new zero-filled allocation of `size` bytes.
+  std::uint64_t allocate(const std::string& name, std::uint64_t size);
+
+  // Host pointer for [address, address + bytes) if it lies inside one allocation, else null.
+  [[nodiscard]] std::byte* translate(std::uint64_t address, std::uint64_t bytes) const {
+    const Allocation* a = find(address);
+    if (!a || address + bytes > a->base + a->size) return nullptr;
+    return const_cast<std::byte*>(a->data.data()) + (address - a->base);
+  }
+  [[nodiscard]] const Allocation* find(std::uint64_t address) const;
+  // The allocation nearest to an address (for error messages), or null when there is none.
+  [[nodiscard]] const Allocation* nearest(std::uint64_t address) const;
+  [[nodiscard]] const Allocation* byName(const std::string& name) const;
+  [[nodiscard]] Allocation* byName(const std::string& name);
+  [[nodiscard]] const std::vector<Allocation>& allocations() const { return allocs_; }
+
+ private:
+  std::vector<Allocation> allocs_;  // sorted by base (addresses only grow)
+  std::uint64_t next_ = 0;
+};
+
+}  // namespace teg::emu

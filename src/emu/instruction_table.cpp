@@ -1,0 +1,166 @@
+// PTX instruction -> trace description (kind, throughput class, memory space): one table per
+// dimension, so the mapping can be read and checked in one place. Throughput classes are those
+// of the CUDA C++ Programming Guide's arithmetic-instruction table (device::InstructionClass).
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "teg/emu/emulator.hpp"
+#include "teg/ptx/def_use.hpp"
+#include "teg/ptx/printer.hpp"
+
+namespace teg::emu {
+
+namespace {
+
+using device::InstructionClass;
+using ptx::InstrClass;
+using ptx::Opcode;
+using trace::InstrKind;
+using trace::MemorySpace;
+
+struct ClassRow {
+  InstrClass cls;
+  InstrKind kind;
+  InstructionClass unit;
+  MemorySpace space;
+};
+
+// By the PTX timing class (ptx/opcodes.def + the instruction's type and space).
+constexpr ClassRow kClassTable[] = {
+    {InstrClass::IntAlu, InstrKind::Alu, InstructionClass::IntAdd, MemorySpace::None},
+    {InstrClass::IntMul, InstrKind::Alu, InstructionClass::IntMul, MemorySpace::None},
+    {InstrClass::Fp16, InstrKind::Alu, InstructionClass::Fp16Fma, MemorySpace::None},
+    {InstrClass::Fp32, InstrKind::Alu, InstructionClass::Fp32Fma, MemorySpace::None},
+    {InstrClass::Fp64, InstrKind::Alu, InstructionClass::Fp64Fma, MemorySpace::None},
+    {InstrClass::Sfu, InstrKind::Alu, InstructionClass::Special, MemorySpace::None},
+    {InstrClass::Conversion, InstrKind::Alu, InstructionClass::ConvertOther, MemorySpace::None},
+    {InstrClass::Move, InstrKind::Alu, InstructionClass::IntLogic, MemorySpace::None},
+    {InstrClass::LoadGlobal, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::StoreGlobal, InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::LoadShared, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Shared},
+    {InstrClass::StoreShared, InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Shared},
+    {InstrClass::LoadLocal, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Local},
+    {InstrClass::StoreLocal, InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Local},
+    {InstrClass::LoadConst, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Constant},
+    {InstrClass::LoadParam, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Param},
+    {InstrClass::StoreParam, InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Param},
+    // Generic accesses: the space is only known per lane at run time; global is the usual case.
+    {InstrClass::LoadGeneric, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::StoreGeneric, InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::AtomicGlobal, InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::AtomicShared, InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Shared},
+    {InstrClass::AtomicGeneric, InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::Texture, InstrKind::Unmodelled, InstructionClass::LoadStore, MemorySpace::Texture},
+    {InstrClass::Warp, InstrKind::WarpSync, InstructionClass::WarpShuffle, MemorySpace::None},
+    {InstrClass::Barrier, InstrKind::Barrier, InstructionClass::Branch, MemorySpace::None},
+    {InstrClass::Fence, InstrKind::Alu, InstructionClass::Branch, MemorySpace::None},
+    {InstrClass::Branch, InstrKind::Branch, InstructionClass::Branch, MemorySpace::None},
+    {InstrClass::Call, InstrKind::Branch, InstructionClass::Branch, MemorySpace::None},
+    {InstrClass::Return, InstrKind::Exit, InstructionClass::Branch, MemorySpace::None},
+    {InstrClass::Tensor, InstrKind::Unmodelled, InstructionClass::Fp16Fma, MemorySpace::None},
+    {InstrClass::AsyncCopy, InstrKind::Unmodelled, InstructionClass::LoadStore, MemorySpace::Global},
+    {InstrClass::Misc, InstrKind::Alu, InstructionClass::IntLogic, MemorySpace::None},
+    {InstrClass::Unknown, InstrKind::Unmodelled, InstructionClass::IntLogic, MemorySpace::None},
+};
+
+// Integer instructions whose throughput row is not the IntAdd/IntMul default (Programming Guide
+// table: compare/min/max, logic, shift, clz, popc, mul24, sad, dp4a rows).
+struct OpcodeRow {
+  Opcode op;
+  InstructionClass unit;
+};
+constexpr OpcodeRow kIntegerOpcodeTable[] = {
+    {Opcode::Min, InstructionClass::IntCompare},   {Opcode::Max, InstructionClass::IntCompare},
+    {Opcode::Setp, InstructionClass::IntCompare},  {Opcode::Set, InstructionClass::IntCompare},
+    {Opcode::Selp, InstructionClass::IntCompare},  {Opcode::Slct, InstructionClass::IntCompare},
+    {Opcode::And, InstructionClass::IntLogic},     {Opcode::Or, InstructionClass::IntLogic},
+    {Opcode::Xor, InstructionClass::IntLogic},     {Opcode::Not, InstructionClass::IntLogic},
+    {Opcode::Cnot, InstructionClass::IntLogic},    {Opcode::Lop3, InstructionClass::IntLogic},
+    {Opcode::Prmt, InstructionClass::IntLogic},    {Opcode::Shl, InstructionClass::IntShift},
+    {Opcode::Shr, InstructionClass::IntShift},     {Opcode::Shf, InstructionClass::IntShift},
+    {Opcode::Bfe, InstructionClass::IntShift},     {Opcode::Bfi, InstructionClass::IntShift},
+    {Opcode::Bmsk, InstructionClass::IntShift},    {Opcode::Szext, InstructionClass::IntShift},
+    {Opcode::Clz, InstructionClass::IntClz},       {Opcode::Bfind, InstructionClass::IntClz},
+    {Opcode::Brev, InstructionClass::IntClz},      {Opcode::Fns, InstructionClass::IntClz},
+    {Opcode::Popc, InstructionClass::IntPopc},     {Opcode::Mul24, InstructionClass::IntMul24},
+    {Opcode::Mad24, InstructionClass::IntMul24},   {Opcode::Sad, InstructionClass::Sad},
+    {Opcode::Dp4a, InstructionClass::Dp4a},        {Opcode::Dp2a, InstructionClass::Dp4a},
+    {Opcode::Redux, InstructionClass::WarpReduce},
+};
+
+bool isIntegerType(ptx::Type t) { return !ptx::isFloatType(t) && t != ptx::Type::Pred && t != ptx::Type::None; }
+
+// cvt rows of the Programming Guide: 8/16-bit -> 32-bit integer; anything to/from 64-bit; other.
+InstructionClass conversionUnit(const ptx::Instruction& in) {
+  const int db = ptx::typeBits(in.type), sb = ptx::typeBits(in.type2);
+  if (db == 64 || sb == 64) return InstructionClass::Convert64;
+  if (isIntegerType(in.type) && isIntegerType(in.type2) && sb < 32) return InstructionClass::ConvertNarrowInt;
+  return InstructionClass::ConvertOther;
+}
+
+}  // namespace
+
+trace::StaticInstruction describeInstruction(const ptx::Module& module, const ptx::Function& fn,
+                                             const ptx::Instruction& in) {
+  trace::StaticInstruction s;
+  const ClassRow* row = &kClassTable[std::size(kClassTable) - 1];
+  for (const ClassRow& r : kClassTable)
+    if (r.cls == in.instrClass) row = &r;
+  s.kind = row->kind;
+  s.unit = row->unit;
+  s.space = row->space;
+  if (in.instrClass == InstrClass::IntAlu || in.instrClass == InstrClass::IntMul || in.instrClass == InstrClass::Warp) {
+    for (const OpcodeRow& r : kIntegerOpcodeTable)
+      if (r.op == in.opcode) s.unit = r.unit;
+  }
+  if (in.instrClass == InstrClass::Conversion && in.opcode == Opcode::Cvt) s.unit = conversionUnit(in);
+  if (in.opcode == Opcode::Ret && !fn.isEntry) s.kind = InstrKind::Branch;
+  // bar.warp.sync is a warp-level synchronisation, not a block barrier.
+  for (ptx::Qualifier q : fn.qualifiersOf(in))
+    if (q == ptx::Qualifier::Warp && in.opcode == Opcode::Bar) s.kind = InstrKind::WarpSync;
+  if (in.unmodelled()) s.kind = InstrKind::Unmodelled;
+  if (s.kind == InstrKind::Load || s.kind == InstrKind::Store || s.kind == InstrKind::Atomic) {
+    const int bits = in.type == ptx::Type::Pred ? 8 : ptx::typeBits(in.type);
+    s.accessBytes = static_cast<std::uint8_t>(std::min(255, bits / 8 * in.vectorWidth));
+  }
+  if (in.opcode == Opcode::Prefetch || in.opcode == Opcode::Prefetchu) s.kind = InstrKind::Alu;
+  std::string text = ptx::printInstruction(module, fn, in);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t')) text.pop_back();
+  const auto start = text.find_first_not_of(" \t");
+  s.text = start == std::string::npos ? "" : text.substr(start);
+  return s;
+}
+
+trace::KernelInfo describeKernel(const ptx::Module& module, const ptx::Function& function) {
+  trace::KernelInfo info;
+  info.name = function.name;
+  for (const ptx::SourceFile& f : module.files) info.sourceFiles.push_back(f.name);
+  // The kernel first, then every other function with a body (callees), each with its registers
+  // renumbered after the previous functions' so register numbers stay unique.
+  std::vector<const ptx::Function*> order{&function};
+  for (const ptx::Function& f : module.functions)
+    if (f.hasBody && &f != &function) order.push_back(&f);
+  std::uint32_t regBase = 0;
+  for (const ptx::Function* fn : order) {
+    for (const ptx::Instruction& in : fn->instructions) {
+      trace::StaticInstruction s = describeInstruction(module, *fn, in);
+      s.pc = static_cast<std::uint32_t>(info.instructions.size());
+      ptx::forEachRegisterAccess(*fn, in, [&](std::uint32_t reg, bool def) {
+        (def ? s.defs : s.uses).push_back(regBase + reg);
+      });
+      if (in.sourceLine != ptx::kNone && in.sourceLine < fn->sourceLines.size()) {
+        const ptx::SourceLine& sl = fn->sourceLines[in.sourceLine];
+        for (std::size_t i = 0; i < module.files.size(); ++i)
+          if (module.files[i].index == sl.file) s.sourceFile = static_cast<std::int32_t>(i);
+        s.sourceLine = static_cast<std::int32_t>(sl.line);
+      }
+      info.instructions.push_back(std::move(s));
+    }
+    regBase += static_cast<std::uint32_t>(fn->registers.size());
+  }
+  info.registersPerThread = static_cast<std::uint32_t>(function.registers.size());
+  return info;
+}
+
+}  // namespace teg::emu

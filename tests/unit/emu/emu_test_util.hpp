@@ -1,0 +1,52 @@
+// Helpers for emulator tests: parse an inline PTX kernel, run it, read buffers back.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "teg/emu/emulator.hpp"
+#include "teg/ptx/parser.hpp"
+
+namespace teg::emu::test {
+
+inline ptx::Module parsePtx(const std::string& body) {
+  return ptx::parseModule(".version 8.0\n.target sm_80\n.address_size 64\n" + body, "test.ptx");
+}
+
+template <class T>
+std::span<const std::byte> bytesOf(const std::vector<T>& v) {
+  return std::as_bytes(std::span<const T>(v));
+}
+
+template <class T>
+std::vector<T> readAs(std::span<const std::byte> bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+  return out;
+}
+
+template <class T>
+std::vector<T> zeros(std::size_t n) { return std::vector<T>(n, T{}); }
+
+// Records every event, for tests that look at masks and addresses.
+class RecordingListener final : public trace::TraceListener {
+ public:
+  void beginKernel(const trace::KernelInfo& k) override { kernel = k; }
+  void beginBlock(std::uint32_t b) override { order.push_back(b); }
+  void instruction(const trace::WarpInstruction& r) override { records.push_back(r); }
+  trace::KernelInfo kernel;
+  std::vector<std::uint32_t> order;
+  std::vector<trace::WarpInstruction> records;
+  // Active masks of warp `warp` of block `block` at static pc `pc`, in execution order.
+  std::vector<std::uint32_t> masksAt(std::uint32_t pc, std::uint32_t warp = 0, std::uint32_t block = 0) const {
+    std::vector<std::uint32_t> m;
+    for (const auto& r : records)
+      if (r.pc == pc && r.warp == warp && r.block == block) m.push_back(r.activeMask);
+    return m;
+  }
+};
+
+}  // namespace teg::emu::test
