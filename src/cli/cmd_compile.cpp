@@ -1,11 +1,116 @@
-// Placeholder until the compile command lands; it refuses to run rather than pretend.
+// teg compile kernel.cu [--arch sm_80] [--json] [--ptx-out FILE] [-- nvcc-args...]
+// Runs nvcc once and shows what ptxas reported for each function (the resources occupancy and the
+// models start from), optionally saving the PTX.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "command.hpp"
+#include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
 
+namespace {
+
+struct CompileArgs {
+  std::string file;
+  std::string arch = "sm_80";
+  std::string ptxOut;
+  bool json = false;
+  std::vector<std::string> nvccArgs;
+};
+
+nlohmann::json toJson(const toolchain::KernelResources& k) {
+  return {{"name", k.name},
+          {"mangled_name", k.mangledName},
+          {"arch", k.arch},
+          {"entry", k.isEntry},
+          {"registers", k.registers},
+          {"static_smem_bytes", k.staticSharedBytes},
+          {"cmem_bytes", k.constantBytes},
+          {"param_bytes", k.parameterBytes},
+          {"gmem_bytes", k.globalBytes},
+          {"lmem_bytes", k.localBytes},
+          {"stack_frame_bytes", k.stackFrameBytes},
+          {"cumulative_stack_bytes", k.cumulativeStackBytes},
+          {"spill_store_bytes", k.spillStoreBytes},
+          {"spill_load_bytes", k.spillLoadBytes},
+          {"barriers", k.barriers},
+          {"has_usage_line", k.hasUsageLine}};
+}
+
+std::string table(const std::vector<toolchain::KernelResources>& kernels) {
+  report::Table t({"function", "kind", "arch", "regs", "smem B", "cmem B", "param B", "lmem B",
+                   "stack B", "spill st B", "spill ld B", "barriers"});
+  for (const auto& k : kernels) {
+    // A device function compiled into its caller has no "Used" line: its registers are the caller's.
+    const auto regs = k.hasUsageLine ? std::to_string(k.registers) : std::string("-");
+    t.addRow({k.name, k.isEntry ? "kernel" : "device fn", k.arch, regs,
+              std::to_string(k.staticSharedBytes), std::to_string(k.constantBytes),
+              std::to_string(k.parameterBytes), std::to_string(k.localBytes),
+              std::to_string(k.stackFrameBytes), std::to_string(k.spillStoreBytes),
+              std::to_string(k.spillLoadBytes), std::to_string(k.barriers)});
+  }
+  return t.render();
+}
+
+// nvcc's own warnings (everything that is not a ptxas resource line), for stderr.
+std::string warningsOnly(const std::string& log) {
+  std::istringstream in(log);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("ptxas info", 0) == 0) continue;
+    if (line.find("bytes stack frame") != std::string::npos) continue;
+    if (line.empty()) continue;
+    out += line + "\n";
+  }
+  return out;
+}
+
+void run(const CompileArgs& a) {
+  toolchain::CompileOptions options;
+  options.arch = a.arch;
+  options.extraArgs = a.nvccArgs;
+  const auto result = toolchain::compileCuda(a.file, options);
+
+  if (!a.ptxOut.empty()) {
+    std::ofstream out(a.ptxOut, std::ios::binary);
+    out << result.ptx;
+    if (!out) throw Error(SourceLocation{a.ptxOut}, "cannot write the PTX");
+  }
+  if (a.json) {
+    nlohmann::json j{{"source", a.file}, {"arch", a.arch}, {"command", result.command},
+                     {"kernels", nlohmann::json::array()}, {"log", result.log}};
+    for (const auto& k : result.kernels) j["kernels"].push_back(toJson(k));
+    if (!a.ptxOut.empty()) j["ptx_out"] = a.ptxOut;
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::cerr << warningsOnly(result.log);
+  std::cout << fmt::format("{} on {} ({} function{})\n", a.file, a.arch, result.kernels.size(),
+                           result.kernels.size() == 1 ? "" : "s");
+  std::cout << table(result.kernels);
+  if (!a.ptxOut.empty()) std::cout << fmt::format("PTX written to {}\n", a.ptxOut);
+}
+
+}  // namespace
+
 void registerCompileCommand(CLI::App& app, Context&) {
-  app.callback([] { throw Error("'compile' is not implemented yet"); });
+  auto args = std::make_shared<CompileArgs>();
+  app.add_option("file", args->file, "The CUDA source (.cu) to compile")->required();
+  app.add_option("--arch", args->arch, "Target architecture (sm_75, sm_80, sm_86, sm_89, sm_90, ...)")
+      ->capture_default_str();
+  app.add_flag("--json", args->json, "Print JSON instead of a table");
+  app.add_option("--ptx-out", args->ptxOut, "Write the module's PTX to this file");
+  app.add_option("nvcc-args", args->nvccArgs,
+                 "Extra nvcc arguments, after `--` (e.g. -- -maxrregcount=32 -DN=1024)");
+  app.footer("Example: teg compile examples/kernels/vector_add.cu --arch sm_86 -- -maxrregcount=32");
+  app.callback([args] { run(*args); });
 }
 
 }  // namespace teg::cli

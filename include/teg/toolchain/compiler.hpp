@@ -17,13 +17,20 @@ struct KernelResources {
   bool isEntry = true;         // a __global__ kernel (false: a non-inlined device function)
   int registers = 0;
   int staticSharedBytes = 0;
-  int constantBytes = 0;       // user constant bank (cmem[3] and the like), not parameters
+  int constantBytes = 0;       // user constant bank (cmem[3] and the like), not parameters; the
+                               // module's __constant__ data ("N bytes cmem[3]" on the gmem line)
+                               // counts for every function of the module
+  int globalBytes = 0;         // the module's __device__ variables ("N bytes gmem"), likewise
   int parameterBytes = 0;      // cmem[0] as ptxas reports it
   int localBytes = 0;          // lmem
   int stackFrameBytes = 0;
+  int cumulativeStackBytes = 0;  // with its callees' frames ("N bytes cumulative stack size",
+                                 // printed by CUDA 13 when there is a frame)
   int spillStoreBytes = 0;
   int spillLoadBytes = 0;
   int barriers = 0;            // named barriers used (0 when ptxas does not say)
+  bool hasUsageLine = false;   // ptxas printed a "Used N registers" line for it (device functions
+                               // compiled with the kernel that calls them get none)
 };
 
 struct CompileOptions {
@@ -35,16 +42,36 @@ struct CompileResult {
   std::string ptx;                        // the module's PTX text
   std::vector<KernelResources> kernels;   // one per function ptxas reported
   std::string log;                        // nvcc's stderr (warnings), verbatim
+  std::vector<std::string> command;       // the nvcc command line that was run
 };
 
-// Path of nvcc, or throws teg::Error saying where teg looked and how to install the toolkit.
-std::string findNvcc();
+// Where findNvcc looks, in order: each directory of `path` (a $PATH-style list), then
+// `cudaHome`/bin, then each of `fallbackDirs`.
+struct NvccSearch {
+  std::string path;                       // usually $PATH
+  std::string cudaHome;                   // usually $CUDA_HOME ("" when unset)
+  std::vector<std::string> fallbackDirs = {"/usr/local/cuda/bin"};
+};
 
-// Compiles `cuPath`; on a compiler error throws teg::Error whose message carries nvcc's own
+// The search teg uses by default, from the environment.
+NvccSearch nvccSearchFromEnvironment();
+
+// Path of nvcc, or throws teg::Error saying where teg looked and how to install the toolkit.
+std::string findNvcc(const NvccSearch& search);
+std::string findNvcc();  // findNvcc(nvccSearchFromEnvironment())
+
+// Compiles `cuPath` with one nvcc run (`-cubin -lineinfo -arch=<arch> -Xptxas -v --keep`): the
+// PTX is the exact module ptxas assembled, the resources are what it reported. On a compiler error throws teg::Error whose message carries nvcc's own
 // diagnostics verbatim.
 CompileResult compileCuda(const std::string& cuPath, const CompileOptions& options);
 
 // Parses the `ptxas info` lines of `nvcc -Xptxas -v` output (exposed for tests).
+// Functions appear in the order ptxas first names them; a log that holds several architectures
+// (several -gencode) gives one entry per function and architecture.
 std::vector<KernelResources> parsePtxasVerbose(const std::string& log);
+
+// "vecAdd(float const*, float*, int)" for "_Z6vecAddPKfPfi"; names that are not mangled C++
+// (extern "C" kernels) come back unchanged; a ptxas clone suffix ("$3") is kept after the name.
+std::string demangle(const std::string& mangled);
 
 }  // namespace teg::toolchain

@@ -1,2 +1,0 @@
-// placeholder translation unit; replaced by the compiler driver
-namespace teg::toolchain {}

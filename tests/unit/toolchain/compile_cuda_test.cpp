@@ -1,0 +1,137 @@
+// compileCuda with the real nvcc (each test skips, saying so, when there is none).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "teg/support/error.hpp"
+#include "teg/toolchain/compiler.hpp"
+
+namespace fs = std::filesystem;
+using namespace teg::toolchain;
+
+namespace {
+
+bool haveNvcc() {
+  try {
+    findNvcc();
+    return true;
+  } catch (const teg::Error&) {
+    return false;
+  }
+}
+
+#define REQUIRE_NVCC() \
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit to run this test)"
+
+class CompileCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("teg-compile-test-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const auto p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+// 64 floats of shared memory = 256 bytes; one __syncthreads.
+const char* kScale = R"(
+__global__ void scale(float* x, float a, int n) {
+  __shared__ float s[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x % 64] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  if (i < n) x[i] = a * s[threadIdx.x % 64];
+}
+)";
+
+TEST_F(CompileCuda, FileNameWithSpacesAndQuotes) {
+  REQUIRE_NVCC();
+  const auto path = write("my 'odd' kernel; (v2) & more.cu", kScale);
+  CompileOptions options;
+  options.arch = "sm_86";
+  const auto r = compileCuda(path, options);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].name, "scale(float*, float, int)");
+  EXPECT_EQ(r.kernels[0].arch, "sm_86");
+  EXPECT_EQ(r.kernels[0].staticSharedBytes, 64 * 4);
+  EXPECT_EQ(r.kernels[0].barriers, 1);
+  EXPECT_GT(r.kernels[0].registers, 0);
+  EXPECT_NE(r.ptx.find(".target sm_86"), std::string::npos);
+  EXPECT_NE(r.ptx.find(".entry _Z5scalePffi"), std::string::npos);
+  EXPECT_NE(r.ptx.find(".loc"), std::string::npos);  // -lineinfo
+  EXPECT_EQ(r.command.back(), path);                    // one argument, passed as it is
+}
+
+TEST_F(CompileCuda, RefusesNamesNvccsShellWouldInterpret) {
+  // nvcc hands file names to a shell inside double quotes: `$(...)` or backquotes would run.
+  for (const char* name : {"a$(touch pwned).cu", "a`touch pwned`.cu", "a\"b.cu"}) {
+    const auto path = write(name, kScale);
+    try {
+      compileCuda(path, {});
+      ADD_FAILURE() << "accepted " << name;
+    } catch (const teg::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("rename it"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists("pwned"));
+}
+
+TEST_F(CompileCuda, NvccErrorsReachTheUserVerbatim) {
+  REQUIRE_NVCC();
+  const auto path = write("broken.cu", "__global__ void f() { int x = ; }\n");
+  try {
+    compileCuda(path, {});
+    FAIL() << "expected teg::Error";
+  } catch (const teg::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("nvcc failed"), std::string::npos) << m;
+    EXPECT_NE(m.find("error: expected an expression"), std::string::npos) << m;  // nvcc's words
+    EXPECT_NE(m.find("broken.cu(1)"), std::string::npos) << m;
+  }
+}
+
+TEST_F(CompileCuda, ExtraArgumentsReachNvcc) {
+  REQUIRE_NVCC();
+  // -DN=... decides the shared array's size: 100 floats = 400 bytes.
+  const auto path = write("sized.cu",
+                          "__global__ void k(float* x) { __shared__ float s[N]; "
+                          "s[threadIdx.x % N] = x[threadIdx.x]; __syncthreads(); "
+                          "x[threadIdx.x] = s[(threadIdx.x + 1) % N]; }\n");
+  CompileOptions options;
+  options.extraArgs = {"-DN=100"};
+  const auto r = compileCuda(path, options);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].staticSharedBytes, 400);
+}
+
+TEST_F(CompileCuda, MaxrregcountForcesSpills) {
+  REQUIRE_NVCC();
+  CompileOptions options;
+  options.extraArgs = {"-maxrregcount=16"};
+  const auto r =
+      compileCuda(std::string(TEG_SOURCE_DIR) + "/examples/kernels/sgemm_register_blocked.cu", options);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_LE(r.kernels[0].registers, 32);  // ptxas may raise 16 to its floor (24 on sm_80)
+  EXPECT_GT(r.kernels[0].spillStoreBytes, 0);
+  EXPECT_GT(r.kernels[0].spillLoadBytes, 0);
+  EXPECT_NE(r.log.find("ptxas"), std::string::npos);
+}
+
+TEST_F(CompileCuda, BadInputIsRejectedBeforeNvccRuns) {
+  EXPECT_THROW(compileCuda((dir_ / "missing.cu").string(), {}), teg::Error);
+  const auto path = write("ok.cu", kScale);
+  for (const char* bad : {"sm80", "compute_80", "sm_8", "sm_80 -o /tmp/x", ""}) {
+    CompileOptions options;
+    options.arch = bad;
+    EXPECT_THROW(compileCuda(path, options), teg::Error) << bad;
+  }
+}
+
+}  // namespace
