@@ -1,0 +1,255 @@
+#include "teg/report/timing_view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "teg/report/table.hpp"
+
+namespace teg::report {
+
+using timing::kStallReasonCount;
+using timing::StallReason;
+
+namespace {
+
+// Cost of each source line (or of each instruction when the kernel has no line information).
+struct LineCost {
+  std::string where;
+  std::string text;
+  std::uint64_t issued = 0;
+  double stalls = 0;
+  std::array<double, kStallReasonCount> reasons{};
+};
+
+std::vector<LineCost> costPerLine(const timing::TimingResult& r, const trace::KernelInfo& k) {
+  std::map<std::pair<int, int>, LineCost> lines;
+  for (std::size_t pc = 0; pc < r.perInstruction.size() && pc < k.instructions.size(); ++pc) {
+    const auto& s = k.instructions[pc];
+    const auto& c = r.perInstruction[pc];
+    if (c.issued == 0 && c.stallCycles == 0) continue;
+    const bool hasLine = s.sourceLine > 0;
+    const auto key = hasLine ? std::make_pair(s.sourceFile, s.sourceLine) : std::make_pair(-1, static_cast<int>(pc));
+    LineCost& line = lines[key];
+    if (line.where.empty()) {
+      if (hasLine) {
+        const std::string file = s.sourceFile >= 0 && static_cast<std::size_t>(s.sourceFile) < k.sourceFiles.size()
+                                     ? k.sourceFiles[static_cast<std::size_t>(s.sourceFile)]
+                                     : "?";
+        const auto slash = file.find_last_of('/');
+        line.where = fmt::format("{}:{}", slash == std::string::npos ? file : file.substr(slash + 1), s.sourceLine);
+      } else {
+        line.where = fmt::format("pc {}", pc);
+      }
+      line.text = s.text;
+    }
+    line.issued += c.issued;
+    line.stalls += c.stallCycles;
+    for (int i = 0; i < kStallReasonCount; ++i) line.reasons[static_cast<std::size_t>(i)] += c.stalls[static_cast<std::size_t>(i)];
+  }
+  std::vector<LineCost> out;
+  for (auto& [key, line] : lines) out.push_back(std::move(line));
+  std::sort(out.begin(), out.end(), [](const LineCost& a, const LineCost& b) {
+    return a.stalls + static_cast<double>(a.issued) > b.stalls + static_cast<double>(b.issued);
+  });
+  return out;
+}
+
+StallReason topReason(const std::array<double, kStallReasonCount>& reasons) {
+  int best = static_cast<int>(StallReason::NotSelected);
+  for (int i = 1; i < kStallReasonCount; ++i)
+    if (reasons[static_cast<std::size_t>(i)] > reasons[static_cast<std::size_t>(best)]) best = i;
+  return static_cast<StallReason>(best);
+}
+
+std::string thousands(double value) {
+  const auto v = static_cast<long long>(std::llround(value));
+  std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+}  // namespace
+
+std::string sparkline(const std::vector<double>& values, std::size_t width) {
+  if (values.empty() || width == 0) return "";
+  static const char* kBars[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  // Average groups of values down to `width` columns.
+  std::vector<double> columns;
+  const std::size_t group = (values.size() + width - 1) / width;
+  for (std::size_t i = 0; i < values.size(); i += group) {
+    double sum = 0;
+    std::size_t n = 0;
+    for (std::size_t j = i; j < std::min(values.size(), i + group); ++j, ++n) sum += values[j];
+    columns.push_back(sum / static_cast<double>(n));
+  }
+  const double peak = *std::max_element(columns.begin(), columns.end());
+  std::string out;
+  for (double v : columns) out += kBars[peak > 0 ? static_cast<int>(std::lround(v / peak * 8)) : 0];
+  return out;
+}
+
+std::string renderTimingText(const timing::TimingResult& r, const trace::KernelInfo& k,
+                             const std::vector<WhatIfOutcome>& whatIfs, const TimingViewOptions& options) {
+  std::string out;
+  std::vector<std::pair<std::string, std::string>> head;
+  head.emplace_back("kernel", fmt::format("{} on {}", r.kernel, r.device));
+  head.emplace_back("launch", fmt::format("grid {}x{}x{}, block {}x{}x{} ({} warps)", k.grid.x, k.grid.y, k.grid.z,
+                                          k.block.x, k.block.y, k.block.z, k.warpsPerBlock()));
+  head.emplace_back("residency", fmt::format("{} blocks per SM at once; the busiest SM runs {} blocks in {} wave{}",
+                                             r.residentBlocks, r.blocksOnSm, r.waves, r.waves == 1 ? "" : "s"));
+  head.emplace_back("predicted", fmt::format("{} cycles = {:.4g} ms", thousands(r.cycles), r.timeMs));
+  head.emplace_back("simulated",
+                    fmt::format("{} of {} blocks, {} cycles{}", r.blocksSimulated, r.blocksOnSm,
+                                thousands(r.simulatedCycles), r.extrapolated ? " (the rest extrapolated)" : ""));
+  head.emplace_back("IPC", fmt::format("{:.3f} warp instructions per cycle per SM ({} warp instructions simulated)",
+                                       r.ipc, thousands(static_cast<double>(r.warpInstructions))));
+  head.emplace_back("bound", fmt::format("{}: {}", r.bound, r.boundExplanation));
+  out += renderKeyValues(head);
+
+  double totalStall = 0;
+  for (double s : r.stalls) totalStall += s;
+  out += "\nWhere the warp-cycles went (stall reasons, as Nsight Compute names them)\n";
+  Table stalls({"reason", "warp-cycles", "share", "meaning"});
+  std::vector<int> order(kStallReasonCount);
+  for (int i = 0; i < kStallReasonCount; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return r.stalls[static_cast<std::size_t>(a)] > r.stalls[static_cast<std::size_t>(b)]; });
+  for (int i : order) {
+    const double v = r.stalls[static_cast<std::size_t>(i)];
+    if (v <= 0) continue;
+    stalls.addRow({timing::stallReasonName(static_cast<StallReason>(i)), thousands(v),
+                   fmt::format("{:.1f} %", totalStall > 0 ? 100 * v / totalStall : 0),
+                   timing::stallReasonDescription(static_cast<StallReason>(i))});
+  }
+  out += stalls.render();
+
+  out += "\nFunctional units (utilisation; load = warp instructions in flight over time, Lai Fig. 3.9)\n";
+  Table units({"unit", "issued", "utilisation", "peak load", "load over time"}, {Align::Left, Align::Right, Align::Right, Align::Right, Align::Left});
+  for (const auto& u : r.units) {
+    const double peak = u.load.empty() ? 0 : *std::max_element(u.load.begin(), u.load.end());
+    units.addRow({device::instructionClassName(u.unit), thousands(static_cast<double>(u.issued)),
+                  fmt::format("{:.1f} %", 100 * u.utilisation), fmt::format("{:.1f}", peak),
+                  options.showLoad ? sparkline(u.load, 48) : ""});
+  }
+  out += units.render();
+
+  const auto& m = r.memory;
+  out += "\nMemory (simulated part)\n";
+  std::vector<std::pair<std::string, std::string>> mem;
+  mem.emplace_back("global", fmt::format("{} loads, {} stores, {} atomics; {} sectors: {} L1 hits, {} L2 hits, {} DRAM",
+                                         m.globalLoads, m.globalStores, m.atomics, m.sectorsRequested, m.l1Hits,
+                                         m.l2Hits, m.dramSectors));
+  mem.emplace_back("shared", fmt::format("{} requests, {} wavefronts ({:.2f} per request)", m.sharedRequests,
+                                         m.sharedWavefronts,
+                                         m.sharedRequests ? static_cast<double>(m.sharedWavefronts) / static_cast<double>(m.sharedRequests) : 0.0));
+  out += renderKeyValues(mem);
+
+  const auto lines = costPerLine(r, k);
+  if (!lines.empty()) {
+    out += fmt::format("\nCost per source line (top {})\n", std::min<std::size_t>(lines.size(), static_cast<std::size_t>(options.topLines)));
+    Table t({"line", "issued", "stall cycles", "top stall", "instruction"}, {Align::Left, Align::Right, Align::Right, Align::Left, Align::Left});
+    for (std::size_t i = 0; i < lines.size() && i < static_cast<std::size_t>(options.topLines); ++i)
+      t.addRow({lines[i].where, thousands(static_cast<double>(lines[i].issued)), thousands(lines[i].stalls),
+                lines[i].stalls > 0 ? timing::stallReasonName(topReason(lines[i].reasons)) : "-", lines[i].text});
+    out += t.render();
+  }
+
+  if (options.showTimeline && !r.timeline.empty()) {
+    out += "\nTimeline (first instructions of the first warps of the first block: I = issue, = in flight)\n";
+    double span = 0;
+    std::size_t rows = std::min<std::size_t>(r.timeline.size(), static_cast<std::size_t>(options.timelineRows));
+    for (std::size_t i = 0; i < rows; ++i) span = std::max(span, r.timeline[i].complete);
+    const double scale = span > 60 ? 60 / span : 1;
+    Table t({"warp", "issue", "done", "chart", "instruction"}, {Align::Right, Align::Right, Align::Right, Align::Left, Align::Left});
+    for (std::size_t i = 0; i < rows; ++i) {
+      const auto& e = r.timeline[i];
+      const auto start = static_cast<std::size_t>(e.issue * scale);
+      const auto end = std::max(start + 1, static_cast<std::size_t>(e.complete * scale));
+      std::string chart(start, ' ');
+      chart += 'I';
+      chart += std::string(end - start - 1, '=');
+      t.addRow({std::to_string(e.warp), thousands(e.issue), thousands(e.complete), chart,
+                e.pc < k.instructions.size() ? k.instructions[e.pc].text : ""});
+    }
+    out += t.render();
+  }
+
+  if (!whatIfs.empty()) {
+    out += "\nWhat if (Lai §3.4: the same trace with one effect removed or changed)\n";
+    Table t({"what-if", "cycles", "time ms", "speed-up", "bound"});
+    for (const auto& w : whatIfs)
+      t.addRow({w.name, thousands(w.result.cycles), fmt::format("{:.4g}", w.result.timeMs),
+                fmt::format("{:.2f}x", w.result.cycles > 0 ? r.cycles / w.result.cycles : 0), w.result.bound});
+    out += t.render();
+  }
+
+  out += "\nAssumptions (what the prediction rests on)\n";
+  Table a({"figure", "value", "origin"}, {Align::Left, Align::Left, Align::Left});
+  for (const auto& p : r.assumptions) a.addRow({p.parameter, p.value, p.origin});
+  out += a.render();
+  return out;
+}
+
+nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo& k,
+                          const std::vector<WhatIfOutcome>& whatIfs) {
+  using nlohmann::json;
+  json stalls = json::object();
+  for (int i = 0; i < kStallReasonCount; ++i)
+    stalls[timing::stallReasonName(static_cast<StallReason>(i))] = r.stalls[static_cast<std::size_t>(i)];
+  json units = json::array();
+  for (const auto& u : r.units)
+    units.push_back({{"unit", device::instructionClassName(u.unit)},
+                     {"issued", u.issued},
+                     {"busy_cycles", u.busyCycles},
+                     {"utilisation", u.utilisation},
+                     {"load", u.load}});
+  json lines = json::array();
+  for (const auto& l : costPerLine(r, k)) {
+    json reasons = json::object();
+    for (int i = 0; i < kStallReasonCount; ++i)
+      if (l.reasons[static_cast<std::size_t>(i)] > 0)
+        reasons[timing::stallReasonName(static_cast<StallReason>(i))] = l.reasons[static_cast<std::size_t>(i)];
+    lines.push_back({{"line", l.where}, {"issued", l.issued}, {"stall_cycles", l.stalls}, {"stalls", reasons}, {"instruction", l.text}});
+  }
+  json timeline = json::array();
+  for (const auto& e : r.timeline)
+    timeline.push_back({{"block", e.block}, {"warp", e.warp}, {"pc", e.pc}, {"issue", e.issue}, {"complete", e.complete}});
+  json assumptions = json::array();
+  for (const auto& p : r.assumptions)
+    assumptions.push_back({{"figure", p.parameter}, {"value", p.value}, {"origin", p.origin}});
+  json what = json::array();
+  for (const auto& w : whatIfs)
+    what.push_back({{"name", w.name}, {"cycles", w.result.cycles}, {"time_ms", w.result.timeMs},
+                    {"speedup", w.result.cycles > 0 ? r.cycles / w.result.cycles : 0.0}, {"bound", w.result.bound}});
+  const auto& m = r.memory;
+  return {{"kernel", r.kernel},
+          {"device", r.device},
+          {"cycles", r.cycles},
+          {"time_ms", r.timeMs},
+          {"ipc", r.ipc},
+          {"bound", r.bound},
+          {"bound_explanation", r.boundExplanation},
+          {"simulated_cycles", r.simulatedCycles},
+          {"warp_instructions", r.warpInstructions},
+          {"sampling", {{"blocks_on_sm", r.blocksOnSm}, {"blocks_simulated", r.blocksSimulated},
+                        {"resident_blocks", r.residentBlocks}, {"waves", r.waves}, {"extrapolated", r.extrapolated}}},
+          {"stalls", stalls},
+          {"units", units},
+          {"load_bucket_cycles", r.bucketCycles},
+          {"memory", {{"global_loads", m.globalLoads}, {"global_stores", m.globalStores}, {"atomics", m.atomics},
+                      {"sectors", m.sectorsRequested}, {"l1_hits", m.l1Hits}, {"l2_hits", m.l2Hits},
+                      {"dram_sectors", m.dramSectors}, {"dram_bytes", m.dramBytes},
+                      {"shared_requests", m.sharedRequests}, {"shared_wavefronts", m.sharedWavefronts}}},
+          {"per_line", lines},
+          {"timeline", timeline},
+          {"what_if", what},
+          {"assumptions", assumptions}};
+}
+
+}  // namespace teg::report

@@ -1,0 +1,60 @@
+#include "teg/report/timing_view.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace teg;
+
+namespace {
+
+timing::TimingResult sample() {
+  timing::TimingResult r;
+  r.kernel = "saxpy";
+  r.device = "A100";
+  r.cycles = 1234567;
+  r.timeMs = 0.875;
+  r.bound = "DRAM bandwidth";
+  r.boundExplanation = "x";
+  r.stalls[static_cast<int>(timing::StallReason::LongScoreboard)] = 300;
+  r.stalls[static_cast<int>(timing::StallReason::Selected)] = 100;
+  r.perInstruction.resize(2);
+  r.perInstruction[1].issued = 10;
+  r.perInstruction[1].stallCycles = 300;
+  r.perInstruction[1].stalls[static_cast<int>(timing::StallReason::LongScoreboard)] = 300;
+  return r;
+}
+
+trace::KernelInfo kernel() {
+  trace::KernelInfo k;
+  k.sourceFiles = {"/src/saxpy.cu"};
+  k.instructions.resize(2);
+  k.instructions[1].sourceFile = 0;
+  k.instructions[1].sourceLine = 7;
+  k.instructions[1].text = "ld.global.f32 %f1, [%rd4];";
+  return k;
+}
+
+TEST(TimingView, TextShowsCyclesSharesAndTheCostliestLine) {
+  const std::string text = report::renderTimingText(sample(), kernel(), {});
+  EXPECT_NE(text.find("1,234,567 cycles = 0.875 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("long_scoreboard"), std::string::npos);
+  EXPECT_NE(text.find("75.0 %"), std::string::npos);  // 300 of 400 warp-cycles
+  EXPECT_NE(text.find("saxpy.cu:7"), std::string::npos);
+}
+
+TEST(TimingView, JsonCarriesTheFieldsToolsRelyOn) {
+  report::WhatIfOutcome w{"dram-bw=x2", sample()};
+  w.result.cycles = 617283.5;
+  const auto j = report::timingJson(sample(), kernel(), {w});
+  EXPECT_EQ(j["cycles"], 1234567);
+  EXPECT_EQ(j["time_ms"], 0.875);
+  EXPECT_EQ(j["bound"], "DRAM bandwidth");
+  EXPECT_EQ(j["per_line"][0]["line"], "saxpy.cu:7");
+  EXPECT_DOUBLE_EQ(j["what_if"][0]["speedup"].get<double>(), 2.0);
+}
+
+TEST(Sparkline, ScalesToTheMaximum) {
+  EXPECT_EQ(report::sparkline({0, 4, 8}, 3), " ▄█");
+  EXPECT_EQ(report::sparkline({1, 1, 8, 8}, 2), "▁█");  // pairs averaged: 1 and 8 -> 1/8 of full
+}
+
+}  // namespace
