@@ -50,3 +50,43 @@ class RecordingListener final : public trace::TraceListener {
 };
 
 }  // namespace teg::emu::test
+
+namespace teg::emu::test {
+
+// Runs kernel `k(.param .u64 out)` of `body` and returns `count` elements of out.
+template <class T>
+std::vector<T> runOut(const std::string& body, std::size_t count, Dim3 grid = {1, 1, 1}, Dim3 block = {1, 1, 1},
+                      RunOptions options = {}, std::uint32_t dynamicSmem = 0) {
+  const ptx::Module m = parsePtx(body);
+  Emulator e(m, "k", grid, block, dynamicSmem);
+  e.addBuffer("out", bytesOf(std::vector<T>(count, T{})));
+  e.run(options);
+  return readAs<T>(e.buffer("out"));
+}
+
+// The message of the teg::Error that running `body` (kernel k(.param .u64 out)) throws.
+inline std::string runError(const std::string& body, std::size_t outBytes, Dim3 grid, Dim3 block,
+                            RunOptions options = {}, std::uint32_t dynamicSmem = 0) {
+  try {
+    (void)runOut<std::uint8_t>(body, outBytes, grid, block, options, dynamicSmem);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The trace pc of the first instruction whose text contains `needle` (whitespace ignored).
+inline std::uint32_t pcOf(const trace::KernelInfo& k, std::string needle) {
+  auto squash = [](std::string s) {
+    std::string o;
+    for (char c : s)
+      if (c != ' ' && c != '\t') o += c;
+    return o;
+  };
+  needle = squash(needle);
+  for (const auto& s : k.instructions)
+    if (squash(s.text).find(needle) != std::string::npos) return s.pc;
+  return 0xffffffffu;
+}
+
+}  // namespace teg::emu::test
