@@ -4,7 +4,9 @@
 //    and scalars of the parameter's type;
 //  - nvcc compiles it for each architecture teg supports (sm_75 ... sm_120): the PTX targets that
 //    architecture and holds the kernel's entry, ptxas reports the kernel with its static shared
-//    memory equal to what the source declares (hand-counted below) and no spills.
+//    memory equal to what the source declares (hand-counted below) and no spills;
+//  - teg's PTX parser (teg::ptx) reads each of those PTX modules without a warning, and finds the
+//    kernel as an entry with a body and one .param per launch argument.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "teg/emu/launch.hpp"
+#include "teg/ptx/parser.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
 #include "teg/toolchain/compiler.hpp"
@@ -144,6 +147,17 @@ TEST_P(Corpus, CompilesEverywhereWithTheResourcesItDeclares) {
     EXPECT_EQ(k->staticSharedBytes, kStaticSmem.at(name));
     EXPECT_EQ(k->spillStoreBytes, 0);
     EXPECT_EQ(k->spillLoadBytes, 0);
+
+    const ptx::Module module = ptx::parseModule(r.ptx, name + "." + arch + ".ptx");
+    for (const auto& w : module.warnings) ADD_FAILURE() << w.where.str() << ": " << w.message;
+    ASSERT_FALSE(module.target.empty());
+    EXPECT_EQ(module.target.front(), arch);
+    const ptx::Function* entry = module.findFunction(k->mangledName);
+    ASSERT_NE(entry, nullptr) << k->mangledName << " not in the parsed module";
+    EXPECT_TRUE(entry->isEntry);
+    EXPECT_TRUE(entry->hasBody);
+    EXPECT_FALSE(entry->instructions.empty());
+    EXPECT_EQ(entry->params.size(), launch.args.size());
 
     if (std::string(arch) == "sm_80") {  // the signature is the same on every architecture
       const auto params = parameterTypes(k->name);
