@@ -12,19 +12,6 @@ namespace {
 
 using device::Device;
 
-Launch withKnob(const Launch& launch, Knob knob, long long value) {
-  Launch l = launch;
-  switch (knob) {
-    case Knob::Registers: l.registersPerThread = value; break;
-    case Knob::SharedMemory:
-      l.staticSharedBytes = std::min(launch.staticSharedBytes, value);
-      l.dynamicSharedBytes = value - l.staticSharedBytes;
-      break;
-    case Knob::Threads: l.threadsPerBlock = value; break;
-  }
-  return l;
-}
-
 long long knobValue(const Launch& launch, Knob knob) {
   switch (knob) {
     case Knob::Registers: return launch.registersPerThread;
@@ -130,13 +117,26 @@ std::string cliffSentence(const Occupancy& base, const Lever& lever) {
   const long long n = *lever.cliffAt - lever.current;
   const std::string lead = n == 1 ? fmt::format("one more {}", unitOf(lever.knob, 1))
                                   : fmt::format("{} more {}", n, unitOf(lever.knob, n));
-  return fmt::format("{} here costs {} (at {}: {} -> {} blocks)", lead,
+  return fmt::format("{} here {} {} (at {}: {} -> {} blocks)", lead, n == 1 ? "costs" : "cost",
                      base.blocksPerSm - lever.blocksAfterCliff == 1 ? std::string("a block")
                          : fmt::format("{} blocks", base.blocksPerSm - lever.blocksAfterCliff),
                      *lever.cliffAt, base.blocksPerSm, lever.blocksAfterCliff);
 }
 
 }  // namespace
+
+Launch withKnob(const Launch& launch, Knob knob, long long value) {
+  Launch l = launch;
+  switch (knob) {
+    case Knob::Registers: l.registersPerThread = value; break;
+    case Knob::SharedMemory:
+      l.staticSharedBytes = std::min(launch.staticSharedBytes, value);
+      l.dynamicSharedBytes = value - l.staticSharedBytes;
+      break;
+    case Knob::Threads: l.threadsPerBlock = value; break;
+  }
+  return l;
+}
 
 const char* knobName(Knob k) {
   switch (k) {
@@ -153,8 +153,16 @@ CliffReport findCliffs(const Device& d, const Launch& launch, const Occupancy& b
   for (Knob k : {Knob::Registers, Knob::SharedMemory, Knob::Threads})
     report.levers.push_back(findLever(d, launch, base, k));
 
-  if (base.occupancy >= 1.0) report.sentences.push_back("the SM is full: 100 % of its warps are resident");
+  if (base.occupancy >= 1.0) {
+    std::string binding;
+    for (Resource r : kAllResources)
+      if (base.limitedBy(r)) binding += (binding.empty() ? "" : ", ") + std::string(resourceLabel(r));
+    report.sentences.push_back(
+        fmt::format("the SM is full: 100 % of its warps are resident (at the limit: {})", binding));
+  }
   for (Resource r : kAllResources) {
+    if (base.occupancy >= 1.0) break;  // nothing left to gain
+
     if (!base.limitedBy(r)) continue;
     switch (r) {
       case Resource::Registers:

@@ -10,19 +10,6 @@ namespace {
 
 using device::Device;
 
-Launch withValue(const Launch& launch, Knob knob, long long value) {
-  Launch l = launch;
-  switch (knob) {
-    case Knob::Registers: l.registersPerThread = value; break;
-    case Knob::SharedMemory:
-      l.staticSharedBytes = std::min(launch.staticSharedBytes, value);
-      l.dynamicSharedBytes = value - l.staticSharedBytes;
-      break;
-    case Knob::Threads: l.threadsPerBlock = value; break;
-  }
-  return l;
-}
-
 std::vector<long long> sweepValues(const Device& d, const Launch& launch, Knob knob) {
   const auto& l = d.limits;
   std::vector<long long> values;
@@ -57,7 +44,7 @@ std::vector<SweepPoint> sweep(const Device& d, const Launch& launch, Knob knob) 
   for (long long v : sweepValues(d, launch, knob)) {
     SweepPoint p;
     p.value = v;
-    p.result = computeOccupancy(d, withValue(launch, knob, v));
+    p.result = computeOccupancy(d, withKnob(launch, knob, v));
     p.cliff = previousBlocks >= 0 && p.result.blocksPerSm < previousBlocks;
     previousBlocks = p.result.blocksPerSm;
     points.push_back(p);

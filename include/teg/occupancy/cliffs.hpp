@@ -19,6 +19,10 @@ enum class Knob : std::uint8_t { Registers, SharedMemory, Threads };
 
 const char* knobName(Knob k);  // "registers", "shared_memory", "threads"
 
+// `launch` with one knob set to `value`. Shared memory is the block's total (static + dynamic):
+// the dynamic part varies, and values below the static size lower the static size.
+Launch withKnob(const Launch& launch, Knob knob, long long value);
+
 struct Lever {
   Knob knob{};
   long long current = 0;  // registers per thread, bytes per block (static + dynamic), threads

@@ -47,7 +47,7 @@ TEST(SeedExamples, OccupancyCalculatorCc35) {
 // "limiting factor: Block-Size". By hand: 25 x 32 = 800 registers per warp, rounded to the
 // 64-register unit = 832, x 32 warps = 26624; 48 warps / 32 = 1 block.
 TEST(SeedExamples, ProfilerMatrixMulOnC2050) {
-  const Occupancy r = computeOccupancy(gpu("sm_20"), launch(32 * 32, 25, 8192));
+  const Occupancy r = computeOccupancy(gpu("tesla-c2050"), launch(32 * 32, 25, 8192));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.blocksPerSm, 1);
   EXPECT_EQ(r.threadsPerSm, 1024);
@@ -67,7 +67,7 @@ TEST(SeedExamples, ProfilerMatrixMulOnC2050) {
 // 1280 threads (-17 %). The lecture divides the register file by threads x registers, i.e. a
 // register file with no allocation unit: a device with register_allocation_unit 1 reproduces it.
 TEST(SeedExamples, RegisterCliffAsTheLectureCountsIt) {
-  device::Device lecture = gpu("sm_20");
+  device::Device lecture = gpu("tesla-c2050");
   lecture.limits.registerAllocationUnit = 1;  // the lecture's simplification
   const Occupancy r21 = computeOccupancy(lecture, launch(256, 21, 0));
   const Occupancy r22 = computeOccupancy(lecture, launch(256, 22, 0));
@@ -85,7 +85,7 @@ TEST(SeedExamples, RegisterCliffAsTheLectureCountsIt) {
 // it), so the cliff sits one register earlier: 20 registers -> 640 per warp, 32768 / 640 = 51
 // warps -> 6 blocks of 8 warps; 21 -> 672 rounded to 704, 32768 / 704 = 46 warps -> 5 blocks.
 TEST(SeedExamples, RegisterCliffOnTheRealC2050) {
-  const device::Device& c2050 = gpu("sm_20");
+  const device::Device& c2050 = gpu("tesla-c2050");
   const Occupancy r20 = computeOccupancy(c2050, launch(256, 20, 0));
   const Occupancy r21 = computeOccupancy(c2050, launch(256, 21, 0));
   EXPECT_EQ(r20.blocksPerSm, 6);
@@ -132,7 +132,9 @@ TEST(SeedExamples, ExerciseKernelsAAndB) {
 // R_T = 16, S_B = 8192: min(6, 8, 8, 6) = 6 (16 x 32 = 512 registers per warp is already a
 // multiple of 64, so the allocation unit changes nothing).
 TEST(SeedExamples, MaActiveBlocksEq4OnGtx480) {
-  const Occupancy r = computeOccupancy(gpu("sm_20"), launch(256, 16, 8192));
+  const device::Device& gtx480 = gpu("gtx480");
+  ASSERT_EQ(gtx480.smCount, 15);  // Ma et al. §IV: "15 multiprocessors"
+  const Occupancy r = computeOccupancy(gtx480, launch(256, 16, 8192));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.blocksPerSm, 6);
   EXPECT_EQ(r.limit(Resource::SharedMemory), 6);
@@ -140,7 +142,7 @@ TEST(SeedExamples, MaActiveBlocksEq4OnGtx480) {
   EXPECT_EQ(r.limit(Resource::Warps), 6);
   // Ma et al. §IV: requesting more shared memory than needed coerces B_a down to 1: any S_B above
   // 24 KB leaves room for one block (49152 / 24704 = 1 after the 128-byte unit).
-  const Occupancy coerced = computeOccupancy(gpu("sm_20"), launch(256, 16, 24577));
+  const Occupancy coerced = computeOccupancy(gtx480, launch(256, 16, 24577));
   ASSERT_TRUE(coerced.ok());
   EXPECT_EQ(coerced.blocksPerSm, 1);
   EXPECT_TRUE(coerced.limitedBy(Resource::SharedMemory));
