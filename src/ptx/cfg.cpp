@@ -2,6 +2,7 @@
 // Algorithm", 2001), post-dominators (the same on the reversed graph with a virtual exit) and
 // natural loops (back edges u->h where h dominates u).
 #include <algorithm>
+#include <span>
 
 #include "teg/ptx/cfg.hpp"
 #include "teg/ptx/ir.hpp"
@@ -14,24 +15,41 @@ bool endsBlock(Opcode op) {
          op == Opcode::Trap;
 }
 
-// Immediate dominators of a graph given as successor lists, rooted at `root`.
-// Unreachable nodes get kNone.
-std::vector<std::uint32_t> immediateDominators(const std::vector<std::vector<std::uint32_t>>& succ,
-                                               std::uint32_t root) {
-  const std::size_t n = succ.size();
-  std::vector<std::vector<std::uint32_t>> pred(n);
-  for (std::uint32_t u = 0; u < n; ++u)
-    for (std::uint32_t v : succ[u]) pred[v].push_back(u);
+// A graph in compressed-row form: the edges of node u are targets[offsets[u] .. offsets[u+1]).
+struct Csr {
+  std::vector<std::uint32_t> offsets, targets;
+  [[nodiscard]] std::span<const std::uint32_t> of(std::uint32_t u) const {
+    return {targets.data() + offsets[u], offsets[u + 1] - offsets[u]};
+  }
+};
+
+// Builds CSR from (from, to) edges over n nodes, keeping the input order per node.
+Csr makeCsr(std::size_t n, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges) {
+  Csr g;
+  g.offsets.assign(n + 1, 0);
+  for (const auto& e : edges) ++g.offsets[e.first + 1];
+  for (std::size_t u = 0; u < n; ++u) g.offsets[u + 1] += g.offsets[u];
+  g.targets.resize(edges.size());
+  std::vector<std::uint32_t> fill(g.offsets.begin(), g.offsets.end() - 1);
+  for (const auto& e : edges) g.targets[fill[e.first]++] = e.second;
+  return g;
+}
+
+// Immediate dominators of a graph rooted at `root`; unreachable nodes get kNone.
+std::vector<std::uint32_t> immediateDominators(const Csr& succ, const Csr& pred, std::uint32_t root) {
+  const std::size_t n = succ.offsets.size() - 1;
   // Iterative depth-first post-order.
   std::vector<std::uint32_t> order;
+  order.reserve(n);
   std::vector<std::uint32_t> postNumber(n, kNone);
   std::vector<char> visited(n, 0);
-  std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{root, 0}};
   visited[root] = 1;
   while (!stack.empty()) {
-    auto& [node, next] = stack.back();
-    if (next < succ[node].size()) {
-      const std::uint32_t v = succ[node][next++];
+    const std::uint32_t node = stack.back().first;
+    const auto edges = succ.of(node);
+    if (stack.back().second < edges.size()) {
+      const std::uint32_t v = edges[stack.back().second++];
       if (!visited[v]) {
         visited[v] = 1;
         stack.push_back({v, 0});
@@ -58,7 +76,7 @@ std::vector<std::uint32_t> immediateDominators(const std::vector<std::vector<std
       const std::uint32_t b = *it;
       if (b == root) continue;
       std::uint32_t newIdom = kNone;
-      for (std::uint32_t p : pred[b]) {
+      for (std::uint32_t p : pred.of(b)) {
         if (idom[p] == kNone) continue;
         newIdom = newIdom == kNone ? p : intersect(p, newIdom);
       }
@@ -142,22 +160,29 @@ ControlFlowGraph buildControlFlowGraph(const Function& f) {
     for (std::uint32_t s : cfg.blocks[b].successors)
       if (s != kExitBlock) cfg.blocks[s].predecessors.push_back(b);
 
-  // Dominators on the forward graph (entry = 0).
-  std::vector<std::vector<std::uint32_t>> forward(nb);
-  for (std::uint32_t b = 0; b < nb; ++b)
-    for (std::uint32_t s : cfg.blocks[b].successors)
-      if (s != kExitBlock) forward[b].push_back(s);
-  const auto idom = immediateDominators(forward, 0);
+  // Dominators on the forward graph (entry = 0); post-dominators on the reversed graph whose
+  // node nb is the virtual exit.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges, reversed;
+  for (std::uint32_t b = 0; b < nb; ++b) {
+    for (std::uint32_t s : cfg.blocks[b].successors) {
+      if (s != kExitBlock) edges.push_back({b, s});
+      reversed.push_back({s == kExitBlock ? nb : s, b});
+    }
+  }
+  const Csr forward = makeCsr(nb, edges);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> flipped;
+  flipped.reserve(edges.size());
+  for (const auto& [u, v] : edges) flipped.push_back({v, u});
+  const Csr backward = makeCsr(nb, flipped);
+  const auto idom = immediateDominators(forward, backward, 0);
   for (std::uint32_t b = 0; b < nb; ++b) {
     cfg.blocks[b].reachable = idom[b] != kNone;
     cfg.blocks[b].idom = idom[b] == kNone ? kExitBlock : idom[b];
   }
-
-  // Post-dominators: reversed edges, node nb is the virtual exit.
-  std::vector<std::vector<std::uint32_t>> reverse(nb + 1);
-  for (std::uint32_t b = 0; b < nb; ++b)
-    for (std::uint32_t s : cfg.blocks[b].successors) reverse[s == kExitBlock ? nb : s].push_back(b);
-  const auto ipdom = immediateDominators(reverse, nb);
+  const Csr reverseSucc = makeCsr(nb + 1, reversed);
+  for (auto& e : reversed) std::swap(e.first, e.second);
+  const Csr reversePred = makeCsr(nb + 1, reversed);
+  const auto ipdom = immediateDominators(reverseSucc, reversePred, nb);
   for (std::uint32_t b = 0; b < nb; ++b)
     cfg.blocks[b].ipdom = (ipdom[b] == kNone || ipdom[b] == nb) ? kExitBlock : ipdom[b];
 
@@ -172,7 +197,7 @@ ControlFlowGraph buildControlFlowGraph(const Function& f) {
   };
   for (std::uint32_t u = 0; u < nb; ++u) {
     if (!cfg.blocks[u].reachable) continue;
-    for (std::uint32_t h : forward[u]) {
+    for (std::uint32_t h : forward.of(u)) {
       if (!dominates(h, u)) continue;
       auto loop = std::find_if(cfg.loops.begin(), cfg.loops.end(), [&](const Loop& l) { return l.header == h; });
       if (loop == cfg.loops.end()) {

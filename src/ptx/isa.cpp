@@ -1,6 +1,8 @@
 // Lookup tables generated from the *.def tables: spelling <-> enum, timing class, destination rule.
 #include "teg/ptx/isa.hpp"
 
+#include "name_hash.hpp"
+
 #include <array>
 #include <string>
 #include <unordered_map>
@@ -63,8 +65,8 @@ constexpr std::string_view kClassNames[] = {
 static_assert(std::size(kClassNames) == static_cast<std::size_t>(InstrClass::Count));
 
 template <typename Enum, typename Rows, typename NameOf>
-std::unordered_map<std::string_view, Enum> makeIndex(const Rows& rows, NameOf nameOf) {
-  std::unordered_map<std::string_view, Enum> index;
+std::unordered_map<std::string_view, Enum, detail::NameHash> makeIndex(const Rows& rows, NameOf nameOf) {
+  std::unordered_map<std::string_view, Enum, detail::NameHash> index;
   index.reserve(std::size(rows) * 2);
   for (std::size_t i = 0; i < std::size(rows); ++i) index.emplace(nameOf(rows[i]), static_cast<Enum>(i));
   return index;
@@ -134,7 +136,7 @@ const OpcodeInfo& opcodeInfo(Opcode op) { return kOpcodes[static_cast<int>(op)];
 
 std::optional<Opcode> lookupOpcode(std::string_view mnemonic) {
   static const auto index = [] {
-    std::unordered_map<std::string_view, Opcode> m;
+    std::unordered_map<std::string_view, Opcode, detail::NameHash> m;
     for (int i = 0; i < static_cast<int>(Opcode::Unknown); ++i)
       m.emplace(kOpcodes[i].mnemonic, static_cast<Opcode>(i));
     return m;

@@ -25,17 +25,27 @@ struct LexError {
   std::string message;
 };
 
-inline bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%';
-}
-inline bool isIdentChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$';
-}
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
-inline bool isHexDigit(char c) {
-  return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+// Character classes as one table lookup (the lexer's hot loop).
+enum : std::uint8_t { kIdentStart = 1, kIdentChar = 2, kDigit = 4, kHex = 8 };
+struct CharClasses {
+  std::uint8_t bits[256] = {};
+  constexpr CharClasses() {
+    for (int c = 0; c < 256; ++c) {
+      const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      const bool digit = c >= '0' && c <= '9';
+      if (alpha || c == '_' || c == '$' || c == '%') bits[c] |= kIdentStart;
+      if (alpha || digit || c == '_' || c == '$') bits[c] |= kIdentChar;
+      if (digit) bits[c] |= kDigit;
+      if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) bits[c] |= kHex;
+    }
+  }
+};
+inline constexpr CharClasses kCharClasses{};
+inline bool hasClass(char c, std::uint8_t cls) { return (kCharClasses.bits[static_cast<unsigned char>(c)] & cls) != 0; }
+inline bool isIdentStart(char c) { return hasClass(c, kIdentStart); }
+inline bool isIdentChar(char c) { return hasClass(c, kIdentChar); }
+inline bool isDigit(char c) { return hasClass(c, kDigit); }
+inline bool isHexDigit(char c) { return hasClass(c, kHex); }
 
 class Lexer {
  public:

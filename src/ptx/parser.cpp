@@ -15,11 +15,16 @@
 #include <unordered_set>
 
 #include "lexer.hpp"
+#include "name_hash.hpp"
 
 namespace teg::ptx {
 namespace {
 
 using detail::LexError;
+using detail::NameHash;
+template <typename V>
+using NameMap = std::unordered_map<std::string_view, V, NameHash>;
+using NameSet = std::unordered_set<std::string_view, NameHash>;
 using detail::Lexer;
 using detail::Tok;
 using detail::Token;
@@ -30,10 +35,11 @@ struct SymbolRef {
 };
 
 struct Scope {
-  std::unordered_map<std::string_view, std::uint32_t> registers;  // exact names
-  std::unordered_map<std::string_view, std::uint32_t> ranges;     // prefix -> decl index
-  std::unordered_map<std::string_view, SymbolRef> symbols;
-  std::unordered_map<std::string_view, std::uint32_t> labels;     // -> Function::labels
+  NameMap<std::uint32_t> registers;  // exact names
+  // %r<29>-style ranges: prefix -> decl index; a handful per scope, so a list beats a hash.
+  std::vector<std::pair<std::string_view, std::uint32_t>> ranges;
+  NameMap<SymbolRef> symbols;
+  NameMap<std::uint32_t> labels;     // -> Function::labels
   std::size_t firstPending = 0;
 };
 
@@ -683,16 +689,20 @@ class Parser {
   }
 
   // A unique function-wide spelling for a name declared in scope `depth`.
-  std::string uniqueName(std::string_view name, std::unordered_set<std::string>& used) {
-    std::string candidate(name);
-    for (int n = 1; used.count(candidate) != 0; ++n) candidate = fmt::format("{}${}", name, n);
-    used.insert(candidate);
+  std::string uniqueName(std::string_view name, NameSet& used) {
+    if (used.insert(name).second) return std::string(name);  // the common case: no clash
+    std::string candidate;
+    for (int n = 1;; ++n) {
+      candidate = fmt::format("{}${}", name, n);
+      if (used.count(candidate) == 0) break;
+    }
+    used.insert(keyFor(candidate));
     return candidate;
   }
 
   // Parameters: their names are reserved so that hoisted locals never clash with them.
   void declareSymbol(const std::string& name, SymbolRef ref, std::size_t offset) {
-    usedSymbolNames_.insert(name);
+    usedSymbolNames_.insert(keyFor(name));
     auto [it, inserted] = scopes_.back().symbols.emplace(keyFor(name), ref);
     if (!inserted) fail(offset, fmt::format("duplicate declaration of '{}'", name));
   }
@@ -790,10 +800,10 @@ class Parser {
   void parseBodyDirective(const Token& t) {
     Function& f = *fn_;
     const std::string_view d = t.text;
-    if (d == ".reg") {
-      parseRegisterDecl();
-    } else if (d == ".loc") {
+    if (d == ".loc") {
       parseLoc();
+    } else if (d == ".reg") {
+      parseRegisterDecl();
     } else if (d == ".pragma") {
       const Token s = lex_.next();
       if (s.kind != Tok::String) fail(s, fmt::format("expected a string after .pragma, found {}", describe(s)));
@@ -804,7 +814,7 @@ class Parser {
       std::vector<Variable> vars = parseVariables(t, Linkage::None, &f);
       for (auto& v : vars) {
         const std::string source = v.name;
-        v.name = uniqueName(source, usedSymbolNames_);
+        v.name = uniqueName(keyFor(source), usedSymbolNames_);
         const auto index = static_cast<std::uint32_t>(f.locals.size());
         f.locals.push_back(std::move(v));
         auto [it, inserted] = scopes_.back().symbols.emplace(keyFor(source), SymbolRef{SymbolKind::Local, index});
@@ -865,8 +875,9 @@ class Parser {
           fail(n, fmt::format("register range '{}<{}>' is too large", name.text, count));
         decl.isRange = true;
         decl.count = static_cast<std::uint32_t>(count);
-        if (!scope.ranges.emplace(name.text, static_cast<std::uint32_t>(f.registerDecls.size())).second)
-          fail(name, fmt::format("duplicate register declaration '{}<{}>'", name.text, count));
+        for (const auto& r : scope.ranges)
+          if (r.first == name.text) fail(name, fmt::format("duplicate register declaration '{}<{}>'", name.text, count));
+        scope.ranges.emplace_back(name.text, static_cast<std::uint32_t>(f.registerDecls.size()));
       } else {
         decl.count = 1;
         if (!scope.registers.emplace(name.text, decl.first).second)
@@ -886,21 +897,34 @@ class Parser {
     std::size_t digits = 0;
     while (digits < name.size() && detail::isDigit(name[name.size() - 1 - digits])) ++digits;
     for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+      // Ranges first (nearly every nvcc register is %r17-style); a scope cannot declare a
+      // name both ways, so the order does not change the result.
+      if (digits != 0 && !scope->ranges.empty()) {
+        const std::uint32_t reg = lookupInRanges(*scope, name, digits);
+        if (reg != kNone) return reg;
+      }
       if (!scope->registers.empty()) {
         auto it = scope->registers.find(name);
         if (it != scope->registers.end()) return it->second;
       }
-      if (digits == 0 || scope->ranges.empty()) continue;
-      // Try the longest digit run first, then shorter ones (a prefix may end in digits).
-      for (std::size_t k = digits; k >= 1; --k) {
-        const std::string_view num = name.substr(name.size() - k);
-        if (k > 1 && num[0] == '0') continue;  // %r05 is not %r5
-        auto it = scope->ranges.find(name.substr(0, name.size() - k));
-        if (it == scope->ranges.end()) continue;
+    }
+    return kNone;
+  }
+
+  // %r17 -> range "%r", index 17. Tries the longest digit run first, then shorter ones (a
+  // prefix may itself end in digits).
+  std::uint32_t lookupInRanges(const Scope& scope, std::string_view name, std::size_t digits) const {
+    for (std::size_t k = digits; k >= 1; --k) {
+      const std::string_view num = name.substr(name.size() - k);
+      if (k > 1 && num[0] == '0') continue;  // %r05 is not %r5
+      const std::string_view prefix = name.substr(0, name.size() - k);
+      for (const auto& [rangePrefix, declIndex] : scope.ranges) {
+        if (rangePrefix != prefix) continue;
         std::uint64_t n = 0;
-        if (!parseUnsigned(num, 10, n)) continue;
-        const RegisterDecl& decl = fn_->registerDecls[it->second];
+        if (k > 9 || !parseUnsigned(num, 10, n)) break;
+        const RegisterDecl& decl = fn_->registerDecls[declIndex];
         if (n < decl.count) return decl.first + static_cast<std::uint32_t>(n);
+        break;
       }
     }
     return kNone;
@@ -1278,8 +1302,8 @@ class Parser {
   std::vector<Scope> scopes_;
   std::vector<PendingLabel> pending_;
   std::vector<std::pair<std::string_view, std::uint32_t>> pendingNames_;
-  std::unordered_map<std::string_view, SymbolRef> globalNames_;
-  std::unordered_set<std::string> usedRegisterNames_, usedSymbolNames_, usedLabelNames_;
+  NameMap<SymbolRef> globalNames_;
+  NameSet usedRegisterNames_, usedSymbolNames_, usedLabelNames_;
   std::deque<std::string> ownedNames_;
   std::vector<Operand> scratch_[kMaxDepth];
   std::uint32_t currentLine_ = kNone;
