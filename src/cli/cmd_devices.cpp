@@ -79,7 +79,8 @@ void showDevice(const Device& d, bool asJson) {
                          {"group", device::figureGroupOf(f.key)},
                          {"value", typedValue(f.value)},
                          {"source", f.source},
-                         {"defined_in", shortPath(f.definedIn)}});
+                         {"defined_in", shortPath(f.definedIn)},
+                         {"note", f.note}});
     out["figures"] = figures;
     json measured = json::object();
     for (const auto& [what, m] : d.measured)
@@ -101,7 +102,8 @@ void showDevice(const Device& d, bool asJson) {
                         {report::Align::Left, report::Align::Right, report::Align::Left, report::Align::Left});
     for (const auto& f : d.figures)
       if (device::figureGroupOf(f.key) == group)
-        table.addRow({f.key, f.value, f.source, shortPath(f.definedIn)});
+        table.addRow({f.key, f.value, f.note.empty() ? f.source : f.source + " [note: " + f.note + "]",
+                      shortPath(f.definedIn)});
     if (table.rows() == 0) continue;
     std::cout << "\n" << group << "\n" << table.render();
   }

@@ -140,6 +140,10 @@ DeviceFile parseDeviceFile(const std::string& text, const std::string& path) {
       RawFigure raw;
       raw.key = key;
       raw.where = where;
+      if (entry.contains("note")) {
+        if (!entry["note"].is_string()) fail(where, field + ".note", "expected a string");
+        raw.note = entry["note"].get<std::string>();
+      }
       if (spec->kind == FigureKind::Measured) {
         for (const auto& [k, v] : entry.items())
           if (k != "value" && k != "unit" && k != "method" && k != "source" && k != "note")

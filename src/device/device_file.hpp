@@ -15,6 +15,7 @@ struct RawFigure {
   std::string key;        // "sm_count", "throughput.fp32_fma", "latency.dram"
   nlohmann::json value;   // the "value" (measured figures: the whole object, source resolved)
   std::string source;     // the citation, with a "sources" key already expanded
+  std::string note;       // optional "note"
   SourceLocation where;   // where the key sits in the file
 };
 

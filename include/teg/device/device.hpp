@@ -153,6 +153,7 @@ struct Device {
     std::string value;
     std::string source;
     std::string definedIn;  // the file that set it (a generic entry, the device, a user override)
+    std::string note;       // the figure's optional "note" (a caveat, how it was derived)
   };
   std::vector<Figure> figures;
 
