@@ -93,13 +93,21 @@ SimpleMemoryCounters& SimpleMemoryCounters::operator+=(const SimpleMemoryCounter
 double ExecutionCounters::simdEfficiency() const {
   return warpInstructions == 0
              ? 0.0
+             : static_cast<double>(activeLanes) / (static_cast<double>(warpInstructions) * trace::kWarpLanes);
+}
+
+double ExecutionCounters::nonPredicatedEfficiency() const {
+  return warpInstructions == 0
+             ? 0.0
              : static_cast<double>(threadInstructions) / (static_cast<double>(warpInstructions) * trace::kWarpLanes);
 }
 
 ExecutionCounters& ExecutionCounters::operator+=(const ExecutionCounters& o) {
   warpInstructions += o.warpInstructions;
+  activeLanes += o.activeLanes;
   threadInstructions += o.threadInstructions;
   idleLanes += o.idleLanes;
+  predicatedOffLanes += o.predicatedOffLanes;
   for (int i = 0; i < kInstrKinds; ++i) byKind[static_cast<std::size_t>(i)] += o.byKind[static_cast<std::size_t>(i)];
   for (int i = 0; i < kInstructionClasses; ++i)
     aluByClass[static_cast<std::size_t>(i)] += o.aluByClass[static_cast<std::size_t>(i)];
@@ -206,23 +214,15 @@ void StatisticsCollector::instruction(const trace::WarpInstruction& r) {
                             k.byPc.size()));
   const trace::StaticInstruction& si = k.kernel.instructions[r.pc];
   ExecutionCounters& c = k.byPc[r.pc];
-  const auto active = static_cast<std::uint32_t>(std::popcount(r.activeMask));
-  ++c.warpInstructions;
-  c.threadInstructions += active;
-  c.idleLanes += trace::kWarpLanes - active;
-  ++c.byKind[static_cast<std::size_t>(si.kind)];
-  if (si.kind == InstrKind::Alu) ++c.aluByClass[static_cast<std::size_t>(si.unit)];
-
+  // The lanes that reached the instruction: its mask if unguarded; for a guarded one, the warp's
+  // mask at its last unguarded instruction (nvcc's PTX computes a guard with an unguarded setp in
+  // the same basic block), or all the warp's threads before any.
   const std::uint64_t warpKey = std::uint64_t{r.block} << 32 | r.warp;
+  std::uint32_t reached = r.activeMask;
   if (!guarded_[r.pc]) {
     warpMask_[warpKey] = r.activeMask;
-  } else if (si.kind == InstrKind::Branch) {
-    // A guarded branch: the record's mask holds the lanes that take it. It diverges when some,
-    // but not all, of the lanes that reached it take it. The lanes that reached it are the
-    // warp's mask at its last unguarded instruction (nvcc's PTX computes the guard with an
-    // unguarded setp in the same basic block); before any, all the warp's threads.
-    auto it = warpMask_.find(warpKey);
-    std::uint32_t reached = 0;
+  } else {
+    const auto it = warpMask_.find(warpKey);
     if (it != warpMask_.end()) {
       reached = it->second;
     } else {
@@ -231,8 +231,19 @@ void StatisticsCollector::instruction(const trace::WarpInstruction& r) {
       const std::uint64_t live = threads > first ? std::min<std::uint64_t>(threads - first, 32) : 0;
       reached = laneBits(0, static_cast<std::uint32_t>(live));
     }
-    if (r.activeMask != 0 && (r.activeMask & reached) != reached) ++c.divergentBranches;
+    reached |= r.activeMask;
+    // A guarded branch diverges when some, but not all, of the lanes that reached it take it.
+    if (si.kind == InstrKind::Branch && r.activeMask != 0 && r.activeMask != reached) ++c.divergentBranches;
   }
+  const auto active = static_cast<std::uint32_t>(std::popcount(reached));
+  const auto executed = static_cast<std::uint32_t>(std::popcount(r.activeMask));
+  ++c.warpInstructions;
+  c.activeLanes += active;
+  c.threadInstructions += executed;
+  c.idleLanes += trace::kWarpLanes - active;
+  c.predicatedOffLanes += active - executed;
+  ++c.byKind[static_cast<std::size_t>(si.kind)];
+  if (si.kind == InstrKind::Alu) ++c.aluByClass[static_cast<std::size_t>(si.unit)];
   if (si.kind == InstrKind::Branch) ++c.branches;
   if (r.activeMask != 0 && (si.kind == InstrKind::Load || si.kind == InstrKind::Store || si.kind == InstrKind::Atomic))
     countMemory(si, r, c);

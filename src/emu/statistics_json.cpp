@@ -51,9 +51,12 @@ nlohmann::json countersToJson(const ExecutionCounters& c, const MemoryGeometry& 
     if (const auto n = c.aluByClass[static_cast<std::size_t>(i)]; n != 0)
       classes[device::instructionClassName(static_cast<device::InstructionClass>(i))] = n;
   return {{"warp_instructions", c.warpInstructions},
+          {"active_lanes", c.activeLanes},
           {"thread_instructions", c.threadInstructions},
           {"idle_lanes", c.idleLanes},
+          {"predicated_off_lanes", c.predicatedOffLanes},
           {"simd_efficiency", c.simdEfficiency()},
+          {"non_predicated_efficiency", c.nonPredicatedEfficiency()},
           {"by_kind", kinds},
           {"alu_by_class", classes},
           {"branches", c.branches},

@@ -89,8 +89,14 @@ constexpr int kInstructionClasses = static_cast<int>(device::InstructionClass::C
 
 struct ExecutionCounters {
   std::uint64_t warpInstructions = 0;
-  std::uint64_t threadInstructions = 0;  // sum of active lanes
-  std::uint64_t idleLanes = 0;           // sum of (32 - active lanes)
+  // Lanes per warp instruction: 32 = active + idle; active = executed + predicated off.
+  // Active lanes are the SIMT mask (threads of the warp on this path, before the guard
+  // predicate); idle lanes are diverged or exited threads and the missing threads of a partial
+  // warp; predicated-off lanes were on the path but their guard (@p) was false.
+  std::uint64_t activeLanes = 0;
+  std::uint64_t threadInstructions = 0;  // executed lanes (guard true): thread-instructions
+  std::uint64_t idleLanes = 0;
+  std::uint64_t predicatedOffLanes = 0;
   std::array<std::uint64_t, kInstrKinds> byKind{};                // warp instructions
   std::array<std::uint64_t, kInstructionClasses> aluByClass{};    // Alu warp instructions
   std::uint64_t branches = 0;          // executed warp branch instructions
@@ -101,6 +107,8 @@ struct ExecutionCounters {
 
   // Active lanes / (32 x warp instructions): nvprof's warp_execution_efficiency.
   [[nodiscard]] double simdEfficiency() const;
+  // Executed lanes / (32 x warp instructions): nvprof's warp_nonpred_execution_efficiency.
+  [[nodiscard]] double nonPredicatedEfficiency() const;
   ExecutionCounters& operator+=(const ExecutionCounters& o);
 };
 
@@ -140,7 +148,9 @@ class StatisticsCollector final : public trace::TraceListener {
   std::vector<KernelStatistics> kernels_;
   std::vector<bool> guarded_;  // per pc of the current kernel: has a guard predicate (@p)
   // The SIMT mask of each warp as last seen on an unguarded instruction, keyed by
-  // (block << 32 | warp); used to tell whether a guarded branch split the lanes that reached it.
+  // (block << 32 | warp): the lanes that reach a guarded instruction (the trace gives only the
+  // lanes whose guard is true), to tell predicated-off from idle lanes and whether a guarded
+  // branch split the lanes that reached it.
   std::unordered_map<std::uint64_t, std::uint32_t> warpMask_;
   bool inKernel_ = false;
 };

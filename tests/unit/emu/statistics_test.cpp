@@ -234,11 +234,16 @@ TEST(StatisticsCollector, DivergenceOnAHandWrittenBranch) {
   const auto& k = stats.kernels()[0];
   EXPECT_EQ(k.blocksObserved, 1u);
   const auto& t = k.total;
-  // 7 warp instructions; active lanes 32+24+8+32 + 32+32+32 = 192; idle = 7*32 - 192 = 32.
+  // 7 warp instructions. Lanes on the path (SIMT mask): 32 everywhere except the load (8, the
+  // others diverged away) -> active 32*6 + 8 = 200, idle 24. Executed (guard true): the branch of
+  // warp 0 runs on 24 lanes (8 predicated off) -> 32+24+8+32 + 32+32+32 = 192.
   EXPECT_EQ(t.warpInstructions, 7u);
+  EXPECT_EQ(t.activeLanes, 200u);
   EXPECT_EQ(t.threadInstructions, 192u);
-  EXPECT_EQ(t.idleLanes, 32u);
-  EXPECT_DOUBLE_EQ(t.simdEfficiency(), 192.0 / 224.0);
+  EXPECT_EQ(t.idleLanes, 24u);
+  EXPECT_EQ(t.predicatedOffLanes, 8u);
+  EXPECT_DOUBLE_EQ(t.simdEfficiency(), 200.0 / 224.0);
+  EXPECT_DOUBLE_EQ(t.nonPredicatedEfficiency(), 192.0 / 224.0);
   EXPECT_EQ(t.branches, 2u);
   EXPECT_EQ(t.divergentBranches, 1u);
   EXPECT_EQ(t.byKind[static_cast<std::size_t>(InstrKind::Alu)], 2u);
@@ -259,7 +264,9 @@ TEST(StatisticsCollector, DivergenceOnAHandWrittenBranch) {
   const auto& l10 = k.byLine.at(SourceLineKey{0, 10});
   EXPECT_EQ(l10.warpInstructions, 4u);
   EXPECT_EQ(l10.divergentBranches, 1u);
-  EXPECT_EQ(l10.idleLanes, 8u);  // the branch of warp 0: 24 of 32 lanes
+  EXPECT_EQ(l10.idleLanes, 0u);           // every lane reached the branch
+  EXPECT_EQ(l10.predicatedOffLanes, 8u);  // lanes 0..7 of warp 0 did not take it
+  EXPECT_EQ(k.byLine.at(SourceLineKey{0, 11}).idleLanes, 24u);
   EXPECT_EQ(k.byLine.at(SourceLineKey{0, 11}).globalLoads.requests, 1u);
   EXPECT_EQ(k.byLine.at(SourceLineKey{0, 12}).warpInstructions, 2u);
 }
@@ -273,10 +280,13 @@ TEST(StatisticsCollector, GuardedBranchOfAPartialWarpUsesItsLiveLanes) {
   stats.beginKernel(k);
   stats.beginBlock(3);
   stats.instruction(rec(3, 1, 1, 0xffu));
+  // The same branch taken by none of the 8 lanes: 8 predicated off, still 24 idle.
+  stats.instruction(rec(3, 1, 1, 0u));
   stats.endBlock(3);
   stats.endKernel();
   EXPECT_EQ(stats.kernels()[0].total.divergentBranches, 0u);
-  EXPECT_EQ(stats.kernels()[0].total.idleLanes, 24u);
+  EXPECT_EQ(stats.kernels()[0].total.idleLanes, 48u);
+  EXPECT_EQ(stats.kernels()[0].total.predicatedOffLanes, 8u);
 }
 
 TEST(StatisticsCollector, SharedStoresAndLoadsOfATransposeTile) {
