@@ -36,10 +36,18 @@ T arith(Opcode op, T a, T b, T c, int mode) {
   }
 }
 
+// The canonical NaN PTX instructions produce (all mantissa bits set, PTX ISA §9.7.3).
+template <class T>
+T canonicalNaN() {
+  if constexpr (sizeof(T) == 4) return std::bit_cast<T>(0x7fffffffu);
+  else if constexpr (sizeof(T) == 8) return std::bit_cast<T>(0x7fffffffffffffffull);
+  else return std::numeric_limits<T>::quiet_NaN();
+}
+
 template <class T>
 T minMax(bool isMin, T a, T b, bool propagateNaN) {
   if (std::isnan(a) || std::isnan(b)) {
-    if (propagateNaN || (std::isnan(a) && std::isnan(b))) return std::numeric_limits<T>::quiet_NaN();
+    if (propagateNaN || (std::isnan(a) && std::isnan(b))) return canonicalNaN<T>();
     return std::isnan(a) ? b : a;
   }
   if (a == 0 && b == 0) return (std::signbit(a) == isMin) ? a : b;  // min(-0,+0) = -0, max = +0

@@ -327,6 +327,7 @@ class Decoder {
     if (in.guarded()) d.guard = slotOf_[in.guard];
     if (in.unmodelled() || !ptx::opcodeInfo(in.opcode).modelled || in.opcode == ptx::Opcode::Unknown)
       d.flags |= dflag::kUnsupported;
+    if ((d.flags & dflag::kUnsupported) && onlyKnownExtraQualifiers(fn, in)) d.flags &= ~dflag::kUnsupported;
     for (Qualifier q : fn.qualifiersOf(in)) {
       const auto id = static_cast<std::uint16_t>(q);
       if (id >= ptx::kFirstInternedQualifier) continue;
@@ -404,6 +405,20 @@ class Decoder {
         if (ip != ptx::kExitBlock && ip < cfg.blocks.size()) d.reconverge = cfg.blocks[ip].first;
       }
     }
+  }
+
+  // testp's classes are not in qualifiers.def (the parser interns them and flags the instruction
+  // unmodelled); the emulator knows them.
+  bool onlyKnownExtraQualifiers(const ptx::Function& fn, const ptx::Instruction& in) const {
+    if (in.opcode != ptx::Opcode::Testp || (in.flags & ptx::instr_flags::kUnknownOpcode)) return false;
+    for (Qualifier q : fn.qualifiersOf(in)) {
+      if (static_cast<std::uint16_t>(q) < ptx::kFirstInternedQualifier) continue;
+      const std::string_view s = module_.qualifierSpelling(q);
+      if (s != ".finite" && s != ".infinite" && s != ".number" && s != ".notanumber" && s != ".normal" &&
+          s != ".subnormal")
+        return false;
+    }
+    return true;
   }
 
   void decodeCall(const ptx::Instruction& in, Decoded& d) {
