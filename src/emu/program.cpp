@@ -175,7 +175,7 @@ class Decoder {
     for (std::size_t i = 0; i < fn.locals.size(); ++i)
       if (fn.locals[i].space == StateSpace::Local || fn.locals[i].space == StateSpace::Param)
         localOffsets_[i] = place(fn.locals[i]);
-    code.localFrameBytes = alignUp(frame, 16);
+    code.localFrameBytes = frame;  // exact, so accesses past the last variable are caught
     code.instrs.resize(fn.instructions.size());
     for (std::size_t pc = 0; pc < fn.instructions.size(); ++pc) decode(static_cast<std::uint32_t>(pc), code.instrs[pc]);
     return code;
