@@ -349,6 +349,9 @@ void BlockRunner::execConvert(Warp& w, Frame& f, const Decoded& d, std::uint32_t
   const bool sFloat = ptx::isFloatType(st), dFloat = ptx::isFloatType(dt);
   const bool dSigned = ptx::isSignedType(dt);
   std::uint64_t* out = dstRow(f, d.dst);
+  bool satfinite = false;  // .satfinite: overflow gives the largest finite value, not infinity
+  for (Qualifier q : f.code->function->qualifiersOf(*d.ir))
+    if (q == Qualifier::Satfinite) satfinite = true;
 
   // Hot forms: widening/narrowing integer moves.
   if (!sFloat && !dFloat && !sat && d.dst.kind == SrcKind::Reg) {
@@ -480,7 +483,7 @@ void BlockRunner::execConvert(Warp& w, Frame& f, const Decoded& d, std::uint32_t
         double o = v;
         if (sat) o = saturate(o);
         // Integers beyond 2^53 are rounded twice here; PTX integer->f16 sources are at most 64 bits.
-        r = toHalf(o, m);
+        r = toHalf(o, m, satfinite);
         break;
       }
       case Type::Bf16: {

@@ -413,7 +413,10 @@ TEST(Arithmetic, HalfPrecision) {
   S32 5 %r3
   S32 6 %r8
   S32 7 %r9
-)", 8);
+  cvt.rn.satfinite.f16.f32 %h7, 0f477FF000;
+  cvt.u32.u16 %r10, %h7;
+  S32 8 %r10
+)", 9);
   EXPECT_EQ(r[0], 0x3555u);      // 1/3 in binary16
   EXPECT_EQ(r[1], 0x7C00u);      // 65520 rounds to +inf
   EXPECT_EQ(r[2], 0x7BFFu);      // toward zero: 65504, the largest finite
@@ -422,6 +425,7 @@ TEST(Arithmetic, HalfPrecision) {
   EXPECT_EQ(r[5], 0x40803E00u);  // {1 + 0.5, 2 + 0.25} = {1.5, 2.25}
   EXPECT_EQ(r[6], 0x4900u);      // 3 * 3 + 1 = 10 = 1.25 * 2^3
   EXPECT_EQ(r[7], 0x3FC0u);      // 1.5000001 -> bf16 1.5
+  EXPECT_EQ(r[8], 0x7BFFu);      // .satfinite: 65520 -> 65504 instead of +inf
 }
 
 }  // namespace
