@@ -1,0 +1,192 @@
+// The static description handed to listeners: instruction kinds, throughput classes (the
+// Programming Guide's rows), memory spaces, access sizes, defs/uses, source lines, and trace pcs
+// of called functions after the kernel's own.
+#include <gtest/gtest.h>
+
+#include "emu_test_util.hpp"
+
+namespace teg::emu::test {
+namespace {
+
+using device::InstructionClass;
+using trace::InstrKind;
+using trace::MemorySpace;
+
+const char* kMix = R"(
+.file 1 "mix.cu"
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [x];
+  shl.b32 %r2, %r1, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 s[128];
+  .loc 1 12 1
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  add.s32 %r2, %r1, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  setp.lt.u32 %p1, %r1, 8;
+  cvt.rn.f32.s32 %f1, %r2;
+  fma.rn.f32 %f2, %f1, %f1, %f1;
+  cvt.u64.u32 %rd3, %r2;
+  shl.b32 %r3, %r1, 2;
+  st.shared.f32 [%r3], %f2;
+  bar.sync 0;
+  and.b32 %r7, %r3, 120;
+  ld.shared.v2.f32 {%f1, %f3}, [%r7];
+  shfl.sync.bfly.b32 %r4, %r1, 1, 31, -1;
+  atom.global.add.u32 %r5, [%rd1], 1;
+  {
+  .param .b32 a;
+  .param .b32 b;
+  st.param.b32 [a], %r1;
+  call (b), twice, (a);
+  ld.param.b32 %r6, [b];
+  }
+  ex2.approx.f32 %f3, %f1;
+  @%p1 bra END;
+END:
+  ret;
+}
+)";
+
+TEST(KernelInfo, KindsUnitsSpacesAndRegisters) {
+  const ptx::Module m = parsePtx(kMix);
+  Emulator e(m, "k", {1, 1, 1}, {32, 1, 1});
+  const trace::KernelInfo& k = e.kernelInfo();
+  EXPECT_EQ(k.name, "k");
+  EXPECT_EQ(k.sharedBytesPerBlock, 128u);
+  ASSERT_EQ(k.sourceFiles, std::vector<std::string>{"mix.cu"});
+  auto at = [&](const char* text) -> const trace::StaticInstruction& {
+    const std::uint32_t pc = pcOf(k, text);
+    EXPECT_NE(pc, 0xffffffffu) << text;
+    return k.instructions.at(pc);
+  };
+  struct Row {
+    const char* text;
+    InstrKind kind;
+    InstructionClass unit;
+    MemorySpace space;
+    int bytes;
+  };
+  const Row rows[] = {
+      {"ld.param.u64", InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Param, 8},
+      {"add.s32", InstrKind::Alu, InstructionClass::IntAdd, MemorySpace::None, 0},
+      {"mul.wide.u32", InstrKind::Alu, InstructionClass::IntMul, MemorySpace::None, 0},
+      {"setp.lt.u32", InstrKind::Alu, InstructionClass::IntCompare, MemorySpace::None, 0},
+      {"cvt.rn.f32.s32", InstrKind::Alu, InstructionClass::ConvertOther, MemorySpace::None, 0},
+      {"fma.rn.f32", InstrKind::Alu, InstructionClass::Fp32Fma, MemorySpace::None, 0},
+      {"cvt.u64.u32", InstrKind::Alu, InstructionClass::Convert64, MemorySpace::None, 0},
+      {"shl.b32 %r3", InstrKind::Alu, InstructionClass::IntShift, MemorySpace::None, 0},
+      {"st.shared.f32", InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Shared, 4},
+      {"bar.sync", InstrKind::Barrier, InstructionClass::Branch, MemorySpace::None, 0},
+      {"ld.shared.v2.f32", InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Shared, 8},
+      {"shfl.sync", InstrKind::WarpSync, InstructionClass::WarpShuffle, MemorySpace::None, 0},
+      {"atom.global.add", InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Global, 4},
+      {"ex2.approx", InstrKind::Alu, InstructionClass::Special, MemorySpace::None, 0},
+      {"bra", InstrKind::Branch, InstructionClass::Branch, MemorySpace::None, 0},
+  };
+  for (const Row& r : rows) {
+    const auto& s = at(r.text);
+    EXPECT_EQ(s.kind, r.kind) << r.text;
+    EXPECT_EQ(s.unit, r.unit) << r.text;
+    EXPECT_EQ(s.space, r.space) << r.text;
+    EXPECT_EQ(s.accessBytes, r.bytes) << r.text;
+  }
+  const auto& add = at("add.s32");
+  EXPECT_EQ(add.defs.size(), 1u);
+  EXPECT_EQ(add.uses.size(), 2u);
+  EXPECT_EQ(add.sourceLine, 12);
+  EXPECT_EQ(add.sourceFile, 0);
+  // The callee's instructions follow the kernel's; its ret is a branch, the kernel's an exit.
+  const std::uint32_t calleeShl = pcOf(k, "shl.b32 %r2, %r1, 1");
+  EXPECT_GT(calleeShl, pcOf(k, "ret"));
+  EXPECT_EQ(k.instructions.back().kind, InstrKind::Branch);
+  EXPECT_EQ(k.instructions.at(pcOf(k, "ret")).kind, InstrKind::Exit);
+  // Callee registers are numbered after the kernel's: no overlap with the kernel's defs.
+  EXPECT_GE(k.instructions.at(calleeShl).defs.at(0), m.functions[1].registers.size());
+}
+
+TEST(KernelInfo, TraceCarriesCalleePcsAndMemoryAddresses) {
+  const ptx::Module m = parsePtx(kMix);
+  Emulator e(m, "k", {1, 1, 1}, {32, 1, 1});
+  e.addBuffer("out", bytesOf(zeros<std::uint32_t>(1)));
+  RecordingListener l;
+  RunOptions o;
+  o.listener = &l;
+  e.run(o);
+  const std::uint32_t calleeShl = pcOf(l.kernel, "shl.b32 %r2, %r1, 1");
+  EXPECT_EQ(l.masksAt(calleeShl), std::vector<std::uint32_t>{0xffffffffu});
+  // st.shared.f32 [%r3]: offsets 4 * lane in the block's shared window.
+  const std::uint32_t st = pcOf(l.kernel, "st.shared.f32");
+  bool seen = false;
+  for (const auto& r : l.records)
+    if (r.pc == st) {
+      seen = true;
+      for (std::uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(r.addresses[lane], 4u * lane);
+    }
+  EXPECT_TRUE(seen);
+  // The atomic's 32 lanes all hit the buffer's first word.
+  const std::uint32_t atom = pcOf(l.kernel, "atom.global.add");
+  for (const auto& r : l.records)
+    if (r.pc == atom)
+      for (std::uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(r.addresses[lane], e.bufferAddress("out"));
+  EXPECT_EQ(readAs<std::uint32_t>(e.buffer("out"))[0], 32u);
+}
+
+TEST(KernelInfo, LaneSpecialRegistersAndBlockSubset) {
+  // out[gid] = laneid + 100 * warpid + 10000 * popc(lanemask_lt) + 1000000 * (lanemask_ge == ~lt)
+  const std::string src = R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  mov.u32 %r2, %warpid;
+  mov.u32 %r3, %lanemask_lt;
+  mov.u32 %r4, %lanemask_ge;
+  popc.b32 %r5, %r3;
+  not.b32 %r6, %r3;
+  setp.eq.u32 %p1, %r4, %r6;
+  selp.u32 %r7, 1000000, 0, %p1;
+  mad.lo.u32 %r8, %r2, 100, %r1;
+  mad.lo.u32 %r8, %r5, 10000, %r8;
+  add.u32 %r8, %r8, %r7;
+  mov.u32 %r9, %tid.x;
+  mov.u32 %r10, %ctaid.x;
+  mov.u32 %r11, %ntid.x;
+  mad.lo.u32 %r12, %r10, %r11, %r9;
+  mul.wide.u32 %rd2, %r12, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r8;
+  ret;
+})";
+  const ptx::Module m = parsePtx(src);
+  Emulator e(m, "k", {4, 1, 1}, {64, 1, 1});
+  e.addBuffer("out", bytesOf(std::vector<std::uint32_t>(256, 7)));
+  RunOptions o;
+  o.blocks = BlockRange{1, 2};  // blocks 1 and 2 only
+  const RunSummary s = e.run(o);
+  EXPECT_TRUE(s.partialGrid);
+  EXPECT_EQ(s.blocksRun, 2u);
+  const auto out = readAs<std::uint32_t>(e.buffer("out"));
+  for (std::uint32_t g = 0; g < 256; ++g) {
+    const std::uint32_t t = g % 64, lane = t % 32, warp = t / 32;
+    const bool ran = g >= 64 && g < 192;
+    EXPECT_EQ(out[g], ran ? lane + 100 * warp + 10000 * lane + 1000000 : 7u) << g;
+  }
+}
+
+}  // namespace
+}  // namespace teg::emu::test
