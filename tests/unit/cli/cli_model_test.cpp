@@ -111,9 +111,11 @@ TEST(CliModel, GpudiagNslotAndKernelTime) {
 }
 
 TEST(CliModel, BuffersFromMeasurements) {
-  // N1 = 16, N2 = 32 (eq. 3.12); S from b = 1 blocks of 3000 B → 3072 B: 65536/3072 = 21 → cap
-  // 16; 5000 → 5120: 12; 7000 → 7168: 9. Smallest S consistent = max(12·5120, 9·7168) = 64512
-  // with s_min = 256? 12·5120 = 61440, 9·7168 = 64512: S = 64512.
+  // N1 = N(1) = 16, N2 = max b·N(b) = 32 (eq. 3.12). Shared memory (eq. 3.13): 3000 B gives the
+  // cap 16, 5120 B gives 12, 7168 B gives 9, so S >= max(5120·12, 7168·9) = 64512, and 64512 is
+  // consistent with all three. These samples do not pin s_min (granularity 1 already fits), so
+  // the first candidate, 1, is reported — the seed's "first value that makes both sides
+  // consistent".
   const auto path = writeTempFile("nslot.csv",
                                   "test,warps,smem,regs,nslot\n"
                                   "warp_slots,1,0,0,16\n"
@@ -128,6 +130,7 @@ TEST(CliModel, BuffersFromMeasurements) {
   EXPECT_EQ(j["barrier_slots"], 16);
   EXPECT_EQ(j["warp_slots"], 32);
   EXPECT_EQ(j["shared_memory"], 64512);
+  EXPECT_EQ(j["shared_memory_unit"], 1);
   EXPECT_EQ(j["shared_memory_mismatches"], 0);
 }
 
