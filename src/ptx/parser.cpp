@@ -700,6 +700,28 @@ class Parser {
     return candidate;
   }
 
+  // Function-wide label spelling. Labels of the body scope keep their name unless a hoisted
+  // nested label took it first; only nested ones (and renamed ones) go into usedLabelNames_, so
+  // the common case costs one lookup in an empty set.
+  std::string labelName(std::string_view name) {
+    const bool nested = scopes_.size() > 2;
+    const auto& bodyLabels = scopes_[1].labels;
+    auto taken = [&](std::string_view n) {
+      return usedLabelNames_.count(n) != 0 || (nested && bodyLabels.count(n) != 0);
+    };
+    if (!taken(name)) {
+      if (nested) usedLabelNames_.insert(name);
+      return std::string(name);
+    }
+    std::string candidate;
+    for (int n = 1;; ++n) {
+      candidate = fmt::format("{}${}", name, n);
+      if (!taken(candidate) && bodyLabels.count(candidate) == 0) break;
+    }
+    usedLabelNames_.insert(keyFor(candidate));
+    return candidate;
+  }
+
   // Parameters: their names are reserved so that hoisted locals never clash with them.
   void declareSymbol(const std::string& name, SymbolRef ref, std::size_t offset) {
     usedSymbolNames_.insert(keyFor(name));
@@ -753,7 +775,7 @@ class Parser {
     const auto index = static_cast<std::uint32_t>(f.labels.size());
     auto [it, inserted] = scopes_.back().labels.emplace(name.text, index);
     if (!inserted) fail(name, fmt::format("duplicate label '{}'", name.text));
-    f.labels.push_back({uniqueName(name.text, usedLabelNames_), static_cast<std::uint32_t>(f.instructions.size())});
+    f.labels.push_back({labelName(name.text), static_cast<std::uint32_t>(f.instructions.size())});
     // A label may name a directive instead of an instruction.
     if (lex_.peek().kind == Tok::Dot) {
       const Token d = lex_.peek();
