@@ -74,13 +74,17 @@ void showDevice(const Device& d, bool asJson) {
   if (asJson) {
     json out = summaryJson(d);
     json figures = json::array();
-    for (const auto& f : d.figures)
-      figures.push_back({{"key", f.key},
-                         {"group", device::figureGroupOf(f.key)},
-                         {"value", typedValue(f.value)},
-                         {"source", f.source},
-                         {"defined_in", shortPath(f.definedIn)},
-                         {"note", f.note}});
+    for (const auto& f : d.figures) {
+      // "8.0" is a name, not a number.
+      json value = f.key == "compute_capability" ? json(f.value) : typedValue(f.value);
+      json entry = {{"key", f.key},
+                    {"group", device::figureGroupOf(f.key)},
+                    {"value", std::move(value)},
+                    {"source", f.source},
+                    {"defined_in", shortPath(f.definedIn)}};
+      if (!f.note.empty()) entry["note"] = f.note;
+      figures.push_back(std::move(entry));
+    }
     out["figures"] = figures;
     json measured = json::object();
     for (const auto& [what, m] : d.measured)

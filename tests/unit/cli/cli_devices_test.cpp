@@ -49,6 +49,8 @@ TEST(CliDevices, ShowJsonCarriesTypedValuesAndProvenance) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["id"], "sm_80");
+  for (const auto& f : doc["figures"])
+    if (f["key"] == "compute_capability") EXPECT_EQ(f["value"], "8.0");  // a name, kept a string
   bool found = false;
   for (const auto& f : doc["figures"])
     if (f["key"] == "shared_memory_per_block_optin") {
