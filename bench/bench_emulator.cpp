@@ -39,9 +39,17 @@ double processCpuSeconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-void runAndCount(benchmark::State& state, Emulator& e) {
+// Counts events: the cost of producing the trace, with a listener that does almost nothing.
+class CountingListener final : public teg::trace::TraceListener {
+ public:
+  void instruction(const teg::trace::WarpInstruction& r) override { lanes += r.activeMask != 0; }
+  std::uint64_t lanes = 0;
+};
+
+void runAndCount(benchmark::State& state, Emulator& e, teg::trace::TraceListener* listener = nullptr) {
   teg::emu::RunOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
+  options.listener = listener;
   std::uint64_t lanes = 0, warps = 0;
   double cpuSeconds = 0;
   for (auto _ : state) {
@@ -73,9 +81,11 @@ void BM_MatmulShared(benchmark::State& state) {
   scalar(e, "M", n);
   scalar(e, "N", n);
   scalar(e, "K", n);
-  runAndCount(state, e);
+  CountingListener listener;
+  runAndCount(state, e, state.range(1) ? &listener : nullptr);
 }
-BENCHMARK(BM_MatmulShared)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+// Args: worker threads, with a trace listener (1) or without (0).
+BENCHMARK(BM_MatmulShared)->Args({1, 0})->Args({2, 0})->Args({1, 1})->Args({2, 1})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Per-block sums of 1 Mi ints, 256 threads per block.
 void reduction(benchmark::State& state, const char* stem, const char* kernel) {

@@ -27,6 +27,7 @@ inline std::uint64_t lowBits(std::uint64_t v, int bits) {
 
 inline std::int64_t signExtend(std::uint64_t v, int bits) {
   if (bits >= 64) return static_cast<std::int64_t>(v);
+  if (bits <= 0) return 0;
   const std::uint64_t m = std::uint64_t{1} << (bits - 1);
   v = lowBits(v, bits);
   return static_cast<std::int64_t>((v ^ m) - m);
