@@ -60,6 +60,23 @@ void setThroughput(Device& d, const std::string& key, const json& v) {
   const auto cls = instructionClassFromName(key.substr(std::string("throughput.").size()));
   d.throughput[static_cast<int>(*cls)] = v.get<double>();
 }
+void setTimingLatency(Device& d, const std::string& key, const json& v) {
+  const auto cls = instructionClassFromName(key.substr(std::string("timing.latency.").size()));
+  d.timing.latency[static_cast<int>(*cls)] = v.get<double>();
+}
+void setTimingSameWarp(Device& d, const std::string& key, const json& v) {
+  const auto cls = instructionClassFromName(key.substr(std::string("timing.same_warp.").size()));
+  d.timing.sameWarp[static_cast<int>(*cls)] = v.get<double>();
+}
+template <auto Member>
+void setTimingDouble(Device& d, const std::string&, const json& v) {
+  d.timing.*Member = v.get<double>();
+}
+void setTimingPolicy(Device& d, const std::string&, const json& v) { d.timing.schedulerPolicy = v.get<std::string>(); }
+void setTimingL1CachesGlobal(Device& d, const std::string&, const json& v) {
+  d.timing.l1CachesGlobalLoads = v.get<int>() != 0 ? 1 : 0;
+}
+
 void setMeasured(Device& d, const std::string& key, const json& v) {
   MeasuredFigure m;
   m.value = v.at("value").get<double>();
@@ -161,6 +178,26 @@ std::vector<FigureSpec> buildSpecs() {
                  G::Throughput, cls == InstructionClass::Fp32Fma ? R::Always : R::No,
                  setThroughput});
   }
+  // Timing-model parameters (Lai ch. 3); optional for the loader, checked by the timing model.
+  using Timing = Device::Timing;
+  s.push_back({"timing.issue_interval", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::issueInterval>});
+  s.push_back({"timing.scheduler_policy", K::Text, G::Timing, R::No, setTimingPolicy});
+  s.push_back({"timing.shared_latency", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::sharedLatency>});
+  s.push_back({"timing.l1_latency", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l1Latency>});
+  s.push_back({"timing.l2_latency", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l2Latency>});
+  s.push_back({"timing.dram_latency", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::dramLatency>});
+  s.push_back({"timing.shared_wavefront_cycles", K::PositiveNumber, G::Timing, R::No,
+               setTimingDouble<&Timing::sharedWavefrontCycles>});
+  s.push_back({"timing.barrier_latency", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::barrierLatency>});
+  s.push_back({"timing.block_launch_cycles", K::NonNegativeNumber, G::Timing, R::No,
+               setTimingDouble<&Timing::blockLaunchCycles>});
+  s.push_back({"timing.l2_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l2BytesPerClock>});
+  s.push_back({"timing.l1_caches_global", K::NonNegativeInt, G::Timing, R::No, setTimingL1CachesGlobal});
+  for (int i = 0; i < static_cast<int>(InstructionClass::Count_); ++i) {
+    const auto name = instructionClassName(static_cast<InstructionClass>(i));
+    s.push_back({fmt::format("timing.latency.{}", name), K::PositiveNumber, G::Timing, R::No, setTimingLatency});
+    s.push_back({fmt::format("timing.same_warp.{}", name), K::PositiveNumber, G::Timing, R::No, setTimingSameWarp});
+  }
   return s;
 }
 
@@ -176,6 +213,7 @@ const char* figureGroupName(FigureGroup group) {
     case FigureGroup::Clocks: return "clocks";
     case FigureGroup::Memory: return "memory";
     case FigureGroup::Throughput: return "throughput";
+    case FigureGroup::Timing: return "timing";
     case FigureGroup::Measured: return "measured";
   }
   return "?";

@@ -26,7 +26,7 @@ enum class FigureKind {
 };
 
 // Groups `teg devices show` prints the figures under.
-enum class FigureGroup { Identity, Limits, Issue, Clocks, Memory, Throughput, Measured };
+enum class FigureGroup { Identity, Limits, Issue, Clocks, Memory, Throughput, Timing, Measured };
 const char* figureGroupName(FigureGroup group);
 
 enum class Required { Always, ProductOnly, No };

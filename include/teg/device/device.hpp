@@ -146,6 +146,23 @@ struct Device {
   // Measured latencies by level or instruction ("dram", "l2", "l1", "shared", "FFMA", ...):
   // [latency.<what>] = {"value", "unit", "method", "source"}.
   std::map<std::string, MeasuredFigure> measured;
+  // Parameters of the timing model (Lai ch. 3) for this generation; 0 / empty = not given.
+  struct Timing {
+    double issueInterval = 0;  // [timing.issue_interval] cycles between two issues of a scheduler
+    std::string schedulerPolicy;  // [timing.scheduler_policy] loose-round-robin | greedy-then-oldest | oldest-first
+    // Dependent-issue (execution) latency and same-warp issue interval per class, cycles:
+    // [timing.latency.<class>], [timing.same_warp.<class>] (class names as in throughput.*).
+    std::array<double, static_cast<int>(InstructionClass::Count_)> latency{};
+    std::array<double, static_cast<int>(InstructionClass::Count_)> sameWarp{};
+    // Generation defaults for memory latencies, used when the product has no measured figure:
+    // [timing.shared_latency], [timing.l1_latency], [timing.l2_latency], [timing.dram_latency].
+    double sharedLatency = 0, l1Latency = 0, l2Latency = 0, dramLatency = 0;
+    double sharedWavefrontCycles = 0;  // [timing.shared_wavefront_cycles] per extra wavefront
+    double barrierLatency = 0;         // [timing.barrier_latency]
+    double blockLaunchCycles = 0;      // [timing.block_launch_cycles] block scheduler cost per block
+    double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth
+    int l1CachesGlobalLoads = -1;      // [timing.l1_caches_global] 1 | 0; -1 = not given
+  } timing;
 
   // Provenance: for each figure key (e.g. "memory.l2_bytes"), its value as text and its source.
   struct Figure {

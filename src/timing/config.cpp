@@ -1,0 +1,151 @@
+// TimingConfig from a device's figures. Every parameter records where it came from (measured on
+// this product, the generation's figure in data/devices/generic, or derived by an equation), and
+// the report lists them as the assumptions of the prediction.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "teg/support/error.hpp"
+#include "teg/timing/config.hpp"
+
+namespace teg::timing {
+
+namespace {
+
+using device::Device;
+
+std::string cycles(double v) { return fmt::format("{:g} cycles", v); }
+
+// A measured memory latency of this product (plain key, e.g. "latency.l2"), else the generation's
+// default (timing.<level>_latency), else an error naming both keys.
+double memoryLatency(const Device& d, const std::string& level, double generic, const std::string& label,
+                     TimingConfig& c) {
+  if (auto it = d.measured.find(level); it != d.measured.end() && it->second.unit == "cycles") {
+    c.provenance.push_back({label, cycles(it->second.value),
+                            fmt::format("measured ({}): {}", it->second.method, it->second.source)});
+    return it->second.value;
+  }
+  if (generic > 0) {
+    c.provenance.push_back({label, cycles(generic),
+                            fmt::format("generation default timing.{}_latency ({})", level, d.cc.smName())});
+    return generic;
+  }
+  throw Error(fmt::format("device '{}' has no {} (figure latency.{} or timing.{}_latency); add it to its device "
+                          "file or pass --device-file",
+                          d.name, label, level, level));
+}
+
+SchedulerPolicy policyFromName(const std::string& name, const Device& d) {
+  if (name.empty() || name == "loose-round-robin") return SchedulerPolicy::LooseRoundRobin;
+  if (name == "greedy-then-oldest") return SchedulerPolicy::GreedyThenOldest;
+  if (name == "oldest-first") return SchedulerPolicy::OldestFirst;
+  throw Error(fmt::format("device '{}': timing.scheduler_policy '{}' is not one of loose-round-robin, "
+                          "greedy-then-oldest, oldest-first",
+                          d.name, name));
+}
+
+}  // namespace
+
+TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
+  TimingConfig c;
+  c.deviceName = d.name;
+  c.smCount = d.smCount;
+  if (d.smCount <= 0) throw Error(fmt::format("device '{}' has no SM count: the timing model needs a product, not a generic entry", d.name));
+  // Pre-Kepler parts count instruction cycles in the shader (hot) clock (Lai §3.2.2.1).
+  c.clockMhz = d.clocks.shaderMhz > 0 ? d.clocks.shaderMhz : d.clocks.coreMhz;
+  c.provenance.push_back({"clock", fmt::format("{:g} MHz", c.clockMhz),
+                          d.clocks.shaderMhz > 0 ? "clocks.shader_mhz (cycles are shader cycles)" : "clocks.core_mhz (boost)"});
+  c.warpSize = d.limits.warpSize;
+  c.schedulers = std::max(1, d.issue.schedulersPerSm);
+  if (d.timing.issueInterval <= 0)
+    throw Error(fmt::format("device '{}' ({}) has no timing.issue_interval", d.name, d.cc.smName()));
+  c.issueIntervalCycles = d.timing.issueInterval;
+  c.policy = policyFromName(d.timing.schedulerPolicy, d);
+  c.provenance.push_back({"issue", fmt::format("{} schedulers, one warp instruction each every {:g} cycles, {}",
+                                               c.schedulers, c.issueIntervalCycles, schedulerPolicyName(c.policy)),
+                          "warp_schedulers_per_sm, timing.issue_interval, timing.scheduler_policy"});
+
+  const int fp32 = static_cast<int>(InstructionClass::Fp32Fma);
+  if (d.timing.latency[fp32] <= 0)
+    throw Error(fmt::format("device '{}' ({}) has no timing.latency.fp32_fma", d.name, d.cc.smName()));
+  std::vector<std::string> assumedLatency, assumedThroughput;
+  for (int i = 0; i < kClassCount; ++i) {
+    const auto cls = static_cast<InstructionClass>(i);
+    double latency = d.timing.latency[static_cast<std::size_t>(i)];
+    if (latency <= 0) {
+      latency = d.timing.latency[fp32];
+      assumedLatency.push_back(device::instructionClassName(cls));
+    }
+    c.executionLatency[static_cast<std::size_t>(i)] = latency;
+    // Multiple-warp issue latency = warp size / results per clock of one scheduler's share of the
+    // units (Lai §3.2.2.1: "throughput for integer add is 8 ops/clock, so the issue latency is
+    // 32/8 = 4 cycles"). The LD/ST path is one unit per SM.
+    double throughput = d.throughputOf(cls);
+    if (throughput <= 0) {
+      throughput = d.throughputOf(InstructionClass::Fp32Fma);
+      assumedThroughput.push_back(device::instructionClassName(cls));
+    }
+    const double copies = cls == InstructionClass::LoadStore ? 1.0 : c.schedulers;
+    c.unitInterval[static_cast<std::size_t>(i)] = c.warpSize / (throughput / copies);
+    const double sameWarp = d.timing.sameWarp[static_cast<std::size_t>(i)];
+    c.sameWarpInterval[static_cast<std::size_t>(i)] = sameWarp > 0 ? sameWarp : c.issueIntervalCycles;
+  }
+  c.provenance.push_back({"execution latency (fp32 fma)", cycles(c.executionLatency[fp32]),
+                          fmt::format("timing.latency.fp32_fma of {}", d.cc.smName())});
+  if (!assumedLatency.empty())
+    c.provenance.push_back({"execution latency, other classes", fmt::format("{} without a figure", assumedLatency.size()),
+                            "assumed equal to fp32_fma: " + fmt::format("{}", fmt::join(assumedLatency, ", "))});
+  if (!assumedThroughput.empty())
+    c.provenance.push_back({"unit throughput, absent classes", fmt::format("{} classes", assumedThroughput.size()),
+                            "not in the throughput table of this generation; assumed fp32_fma's: " +
+                                fmt::format("{}", fmt::join(assumedThroughput, ", "))});
+  c.provenance.push_back({"multiple-warp issue interval", "warp size / (throughput per SM / schedulers)",
+                          "derived (Lai §3.2.2.1) from throughput.* (CUDA guide throughput table)"});
+
+  c.sharedLatency = memoryLatency(d, "shared", d.timing.sharedLatency, "shared-memory latency", c);
+  c.l1HitLatency = memoryLatency(d, "l1", d.timing.l1Latency, "L1 hit latency", c);
+  c.l2HitLatency = memoryLatency(d, "l2", d.timing.l2Latency, "L2 hit latency", c);
+  c.dramLatency = memoryLatency(d, "dram", d.timing.dramLatency, "DRAM latency", c);
+  if (d.timing.sharedWavefrontCycles <= 0)
+    throw Error(fmt::format("device '{}' ({}) has no timing.shared_wavefront_cycles", d.name, d.cc.smName()));
+  c.sharedWavefrontCycles = d.timing.sharedWavefrontCycles;
+  c.provenance.push_back({"bank-conflict replay", cycles(c.sharedWavefrontCycles) + " per extra wavefront",
+                          "timing.shared_wavefront_cycles"});
+  c.sharedBanks = d.limits.sharedMemoryBanks;
+  c.sharedBankWidth = d.limits.sharedMemoryBankWidth;
+  c.halfWarpShared = d.cc.major == 1;  // cc 1.x: a warp's request is two half-warp requests
+
+  c.lineBytes = d.memory.l1LineBytes > 0 ? d.memory.l1LineBytes : 128;
+  c.sectorBytes = d.memory.sectorBytes > 0 ? d.memory.sectorBytes : 32;
+  c.l1CachesGlobalLoads = d.timing.l1CachesGlobalLoads == 1;
+  c.l1Bytes = std::max<long long>(0, d.memory.l1BytesPerSm - sharedBytesPerSm);
+  c.provenance.push_back({"L1 data cache", c.l1CachesGlobalLoads ? fmt::format("{} KiB per SM", c.l1Bytes / 1024) : "global loads not cached",
+                          "memory.l1_bytes_per_sm minus the shared-memory carve-out; timing.l1_caches_global"});
+  c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
+  c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
+                          "model: the simulated SM sees its share of memory.l2_bytes; data other SMs bring in is not seen"});
+  c.dramBytesPerCycle = d.memory.dramBandwidthGBs * 1e9 / (d.smCount * c.clockMhz * 1e6);
+  c.provenance.push_back({"DRAM bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.dramBytesPerCycle),
+                          fmt::format("memory.dram_bandwidth_gbs {:g} GB/s (datasheet peak) / SMs / clock", d.memory.dramBandwidthGBs)});
+  if (d.timing.l2BytesPerClock > 0) {
+    c.l2BytesPerCycle = d.timing.l2BytesPerClock / d.smCount;
+    c.provenance.push_back({"L2 bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.l2BytesPerCycle), "timing.l2_bytes_per_clk / SMs"});
+  } else {
+    c.provenance.push_back({"L2 bandwidth", "not limited", "no timing.l2_bytes_per_clk for this device"});
+  }
+  c.lsuBytesPerCycle = d.throughputOf(InstructionClass::LoadStore) * 4;
+  if (c.lsuBytesPerCycle > 0)
+    c.provenance.push_back({"LD/ST data path", fmt::format("{:g} B per cycle per SM", c.lsuBytesPerCycle),
+                            "derived: throughput.load_store lanes x 4 bytes"});
+  // Lai eq. 3.2: C_mem = B_peak · mem_latency / (N_SM · ele_size · Clk), here per SM in sectors.
+  c.maxOutstandingSectors = static_cast<int>(std::ceil(c.dramBytesPerCycle * c.dramLatency / c.sectorBytes));
+  c.provenance.push_back({"memory concurrency C_mem", fmt::format("{} sectors in flight per SM", c.maxOutstandingSectors),
+                          "derived: Lai eq. 3.2 (DRAM bandwidth share x DRAM latency / sector)"});
+  c.barrierLatency = d.timing.barrierLatency;
+  c.blockLaunchCycles = d.timing.blockLaunchCycles;
+  c.provenance.push_back({"barrier / block launch", fmt::format("{:g} / {:g} cycles", c.barrierLatency, c.blockLaunchCycles),
+                          "timing.barrier_latency, timing.block_launch_cycles (0 = not modelled)"});
+  return c;
+}
+
+}  // namespace teg::timing
