@@ -37,6 +37,29 @@ TEST(DeviceDatabaseLoad, FindsGenericEntriesByEveryForm) {
   EXPECT_EQ(db.find("1.2").id, "sm_12");
 }
 
+// Issue 2 lists the GPUs the database must hold; each must be found by the short name people use,
+// in any case and spacing, with or without the brand words.
+TEST(DeviceDatabaseLoad, FindsEveryRequiredProductByItsShortName) {
+  const auto& db = realDatabase();
+  struct Case {
+    const char* query;
+    const char* cc;
+  };
+  for (const Case& c : {Case{"GTX 280", "1.3"}, Case{"c1060", "1.3"}, Case{"gtx480", "2.0"}, Case{"GTX580", "2.0"},
+                        Case{"Tesla C2050", "2.0"}, Case{"gtx680", "3.0"}, Case{"K20X", "3.5"}, Case{"gtx 980", "5.2"},
+                        Case{"p100", "6.0"}, Case{"GTX1080", "6.1"}, Case{"v100", "7.0"}, Case{"t4", "7.5"},
+                        Case{"RTX 2080 Ti", "7.5"}, Case{"A100", "8.0"}, Case{"a10", "8.6"}, Case{"rtx3090", "8.6"},
+                        Case{"L4", "8.9"}, Case{"NVIDIA GeForce RTX 4090", "8.9"}, Case{"h100 sxm", "9.0"},
+                        Case{"H100 PCIe", "9.0"}, Case{"h200", "9.0"}, Case{"B200", "10.0"}, Case{"rtx 5090", "12.0"}}) {
+    const auto* d = db.tryFind(c.query);
+    ASSERT_NE(d, nullptr) << c.query;
+    EXPECT_FALSE(d->generic) << c.query;
+    EXPECT_EQ(d->cc.str(), c.cc) << c.query;
+  }
+  // "h100 sxm" and "h100 pcie" are different boards.
+  EXPECT_NE(db.find("h100 sxm").id, db.find("h100 pcie").id);
+}
+
 TEST(DeviceDatabaseLoad, UnknownNameListsCloseMatches) {
   const auto& db = realDatabase();
   EXPECT_EQ(db.tryFind("sm_81"), nullptr);
