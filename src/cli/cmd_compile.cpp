@@ -44,13 +44,23 @@ nlohmann::json toJson(const toolchain::KernelResources& k) {
           {"has_usage_line", k.hasUsageLine}};
 }
 
+// The name without its parameter list, unless two functions would then look the same
+// (overloads, template instances): the full signature is in --json either way.
+std::string shortName(const toolchain::KernelResources& k,
+                      const std::vector<toolchain::KernelResources>& all) {
+  const auto base = [](const std::string& n) { return n.substr(0, n.find('(')); };
+  for (const auto& other : all)
+    if (other.mangledName != k.mangledName && base(other.name) == base(k.name)) return k.name;
+  return base(k.name);
+}
+
 std::string table(const std::vector<toolchain::KernelResources>& kernels) {
   report::Table t({"function", "kind", "arch", "regs", "smem B", "cmem B", "param B", "lmem B",
                    "stack B", "spill st B", "spill ld B", "barriers"});
   for (const auto& k : kernels) {
     // A device function compiled into its caller has no "Used" line: its registers are the caller's.
     const auto regs = k.hasUsageLine ? std::to_string(k.registers) : std::string("-");
-    t.addRow({k.name, k.isEntry ? "kernel" : "device fn", k.arch, regs,
+    t.addRow({shortName(k, kernels), k.isEntry ? "kernel" : "device fn", k.arch, regs,
               std::to_string(k.staticSharedBytes), std::to_string(k.constantBytes),
               std::to_string(k.parameterBytes), std::to_string(k.localBytes),
               std::to_string(k.stackFrameBytes), std::to_string(k.spillStoreBytes),
@@ -109,7 +119,7 @@ void registerCompileCommand(CLI::App& app, Context&) {
   app.add_option("--ptx-out", args->ptxOut, "Write the module's PTX to this file");
   app.add_option("nvcc-args", args->nvccArgs,
                  "Extra nvcc arguments, after `--` (e.g. -- -maxrregcount=32 -DN=1024)");
-  app.footer("Example: teg compile examples/kernels/vector_add.cu --arch sm_86 -- -maxrregcount=32");
+  app.footer("Example: teg compile examples/kernels/vector_add.cu --arch sm_86 -- -maxrregcount=32\n");
   app.callback([args] { run(*args); });
 }
 
