@@ -3,9 +3,11 @@
 // the behaviour and the messages are those of a real JSON parser.
 #include "teg/occupancy/batch.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <istream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <unordered_map>
@@ -166,18 +168,42 @@ bool scanFlatObject(std::string_view s, BatchRequest& r) {
   return finish(seen, ignored);
 }
 
-void appendInt(std::string& out, long long v) { fmt::format_to(std::back_inserter(out), "{}", v); }
+void appendInt(std::string& out, long long v) {
+  const fmt::format_int text(v);
+  out.append(text.data(), text.size());
+}
 
 void appendLimit(std::string& out, int v) {
   if (v == kUnlimited) out += "null"; else appendInt(out, v);
 }
 
+// A JSON string literal (RFC 8259 escapes; bytes >= 0x80 pass through, messages are UTF-8).
 void appendJsonString(std::string& out, std::string_view s) {
-  out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out += kHex[(c >> 4) & 0xF];
+          out += kHex[c & 0xF];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
 }
 
 struct CachedDevice {
   const device::Device* device = nullptr;
+  std::optional<OccupancyCalculator> calculator;
   std::string error;
 };
 
@@ -202,7 +228,7 @@ class Processor {
       writeError(lineNumber, cached.error);
       return;
     }
-    const Occupancy r = computeOccupancy(*cached.device, request_.launch);
+    const Occupancy r = (*cached.calculator)(request_.launch);
     if (!r.ok()) {
       writeError(lineNumber, violationMessage(*cached.device, request_.launch, r));
       return;
@@ -230,6 +256,7 @@ class Processor {
       CachedDevice c;
       try {
         c.device = &resolve_(name);
+        c.calculator.emplace(*c.device);
       } catch (const Error& e) {
         c.error = e.what();
       }
@@ -282,7 +309,7 @@ void appendOccupancyJsonFields(std::string& out, const Occupancy& r) {
   out += ",\"threads_per_sm\":";
   appendInt(out, r.threadsPerSm);
   out += ",\"occupancy\":";
-  fmt::format_to(std::back_inserter(out), "{}", r.occupancy);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), r.occupancy);
   out += ",\"limiters\":[";
   bool first = true;
   for (Resource res : kAllResources) {

@@ -33,12 +33,13 @@ long long knobMax(const Device& d, Knob knob) {
   return 0;
 }
 
-int blocksAt(const Device& d, const Launch& launch, Knob knob, long long value) {
-  const Occupancy r = computeOccupancy(d, withKnob(launch, knob, value));
+int blocksAt(const OccupancyCalculator& calc, const Launch& launch, Knob knob, long long value) {
+  const Occupancy r = calc(withKnob(launch, knob, value));
   return r.ok() ? r.blocksPerSm : 0;
 }
 
-Lever findLever(const Device& d, const Launch& launch, const Occupancy& base, Knob knob) {
+Lever findLever(const OccupancyCalculator& calc, const Launch& launch, const Occupancy& base, Knob knob) {
+  const Device& d = calc.device();
   Lever lever;
   lever.knob = knob;
   lever.current = knobValue(launch, knob);
@@ -46,12 +47,12 @@ Lever findLever(const Device& d, const Launch& launch, const Occupancy& base, Kn
 
   // Reduce: the largest v < current with more blocks; true on a prefix [min, v*].
   long long lo = knobMin(knob), hi = lever.current - 1;
-  if (hi >= lo && blocksAt(d, launch, knob, lo) > blocks) {
+  if (hi >= lo && blocksAt(calc, launch, knob, lo) > blocks) {
     while (lo < hi) {
       const long long mid = lo + (hi - lo + 1) / 2;
-      if (blocksAt(d, launch, knob, mid) > blocks) lo = mid; else hi = mid - 1;
+      if (blocksAt(calc, launch, knob, mid) > blocks) lo = mid; else hi = mid - 1;
     }
-    const Occupancy r = computeOccupancy(d, withKnob(launch, knob, lo));
+    const Occupancy r = calc(withKnob(launch, knob, lo));
     lever.reduceTo = lo;
     lever.blocksAfterReduce = r.blocksPerSm;
     lever.warpsAfterReduce = r.warpsPerSm;
@@ -60,13 +61,13 @@ Lever findLever(const Device& d, const Launch& launch, const Occupancy& base, Kn
   // Cliff: the smallest v > current with fewer blocks; true on a suffix [v*, max].
   lo = lever.current + 1;
   hi = knobMax(d, knob);
-  if (lo <= hi && blocksAt(d, launch, knob, hi) < blocks) {
+  if (lo <= hi && blocksAt(calc, launch, knob, hi) < blocks) {
     while (lo < hi) {
       const long long mid = lo + (hi - lo) / 2;
-      if (blocksAt(d, launch, knob, mid) < blocks) hi = mid; else lo = mid + 1;
+      if (blocksAt(calc, launch, knob, mid) < blocks) hi = mid; else lo = mid + 1;
     }
     lever.cliffAt = lo;
-    lever.blocksAfterCliff = blocksAt(d, launch, knob, lo);
+    lever.blocksAfterCliff = blocksAt(calc, launch, knob, lo);
   }
   return lever;
 }
@@ -150,8 +151,9 @@ const char* knobName(Knob k) {
 CliffReport findCliffs(const Device& d, const Launch& launch, const Occupancy& base) {
   CliffReport report;
   if (!base.ok()) return report;
+  const OccupancyCalculator calc(d);
   for (Knob k : {Knob::Registers, Knob::SharedMemory, Knob::Threads})
-    report.levers.push_back(findLever(d, launch, base, k));
+    report.levers.push_back(findLever(calc, launch, base, k));
 
   if (base.occupancy >= 1.0) {
     std::string binding;

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
+#include "teg/occupancy/small_divide.hpp"
 #include "teg/support/error.hpp"
 
 namespace teg::occupancy {
@@ -16,16 +18,25 @@ namespace {
 using device::Device;
 using device::RegisterGranularity;
 
-long long divideRoundUp(long long x, long long y) { return (x + y - 1) / y; }
-long long roundUp(long long x, long long y) { return y * divideRoundUp(x, y); }
+// Arithmetic on validated launches: every quantity fits in 32 bits (threads <= 1024 or so,
+// registers <= 255, shared memory <= the per-block limit). A power-of-two divisor (warp size,
+// allocation units, sub-partitions) becomes a shift, a small one a multiplication (smallDivide),
+// and floor(a / (k u)) is taken as floor(floor(a / u) / k) so that divisors stay small.
+unsigned divide(unsigned x, unsigned y) {
+  return (y & (y - 1)) == 0 ? x >> std::countr_zero(y) : smallDivide(x, y);
+}
+unsigned divideRoundUp(unsigned x, unsigned y) { return divide(x + y - 1, y); }
+unsigned roundUp(unsigned x, unsigned y) {
+  return (y & (y - 1)) == 0 ? (x + y - 1) & ~(y - 1) : (x + y - 1) / y * y;
+}
 
-int clampToInt(long long v) { return v > kUnlimited ? kUnlimited : static_cast<int>(v); }
+int clampToInt(unsigned v) { return v > static_cast<unsigned>(kUnlimited) ? kUnlimited : static_cast<int>(v); }
 
 // cuda_occupancy.h (cudaOccMaxActiveBlocksPerMultiprocessor): a launch that cannot run on the
 // 4-partition GP10x SM is refused on every Pascal part, GP100 (2 partitions) included, "for
 // forward compatibility within the Pascal family".
 constexpr int kPascalFamilyMajor = 6;
-constexpr long long kPascalGp10xRegisterPartitions = 4;
+constexpr unsigned kPascalGp10xRegisterPartitions = 4;
 
 // The smallest carve-out (bytes per SM) that holds `bytes`, or -1 when none does. A device whose
 // data lists no carve-outs has one: its shared_memory_per_sm.
@@ -37,97 +48,12 @@ long long alignUpToCarveout(long long bytes, const device::Limits& limits) {
   return -1;
 }
 
-long long maxWarpsPerSm(const device::Limits& l) {
+int maxWarpsPerSm(const device::Limits& l) {
   return l.maxWarpsPerSm > 0 ? l.maxWarpsPerSm : l.maxThreadsPerSm / l.warpSize;
 }
 
-long long sharedMemoryPerBlockLimit(const device::Limits& l) {
+int sharedMemoryPerBlockLimit(const device::Limits& l) {
   return std::max(l.sharedMemoryPerBlock, l.sharedMemoryPerBlockOptin);
-}
-
-// Registers a block is given and the blocks per SM they allow; sets `violation` if a block's
-// registers exceed the per-block limit.
-void applyRegisters(const Device& d, const Launch& launch, long long warpsPerBlock,
-                    Occupancy& out) {
-  const auto& l = d.limits;
-  const long long regs = launch.registersPerThread;
-  if (l.registerAllocationGranularity == RegisterGranularity::Block) {
-    // cc 1.x: one allocation per block, for the warps rounded to the warp allocation granularity
-    // (2), rounded to the allocation unit (Occupancy Calculator, cc 1.x).
-    const long long warps = roundUp(warpsPerBlock, std::max(1, l.warpAllocationGranularity));
-    const long long perBlock = roundUp(warps * l.warpSize * regs, l.registerAllocationUnit);
-    out.registersPerBlock = perBlock;
-    if (perBlock > l.maxRegistersPerBlock) {
-      out.violation = Violation::RegistersPerBlock;
-      return;
-    }
-    out.blockLimit[static_cast<int>(Resource::Registers)] =
-        perBlock > 0 ? clampToInt(l.registersPerSm / perBlock) : kUnlimited;
-    return;
-  }
-  // cc >= 2.0: per warp, rounded to the allocation unit, out of a register file split evenly
-  // into sub-partitions (4 from Kepler on, 2 on GP100; cudaOccMaxBlocksPerSMRegsLimit).
-  const long long perWarp = roundUp(regs * l.warpSize, l.registerAllocationUnit);
-  const long long partitions = std::max(1, d.issue.subPartitions);
-  out.registersPerBlock = perWarp * warpsPerBlock;
-  // The hardware's per-block check assumes a warp's registers are taken in every partition, so
-  // it rounds the warps up to the partitions (cuda_occupancy.h, "hardware check").
-  long long checkPartitions = partitions;
-  if (d.cc.major == kPascalFamilyMajor)
-    checkPartitions = std::max(checkPartitions, kPascalGp10xRegisterPartitions);
-  if (out.registersPerBlock > l.maxRegistersPerBlock ||
-      perWarp * roundUp(warpsPerBlock, checkPartitions) > l.maxRegistersPerBlock) {
-    out.violation = Violation::RegistersPerBlock;
-    return;
-  }
-  if (perWarp == 0) return;  // no registers: unlimited
-  const long long warpsPerPartition = (l.registersPerSm / partitions) / perWarp;
-  out.blockLimit[static_cast<int>(Resource::Registers)] =
-      clampToInt(warpsPerPartition * partitions / warpsPerBlock);
-}
-
-void applySharedMemory(const Device& d, const Launch& launch, Occupancy& out) {
-  const auto& l = d.limits;
-  if (launch.staticSharedBytes > l.sharedMemoryPerBlock) {
-    out.violation = Violation::StaticSharedMemoryPerBlock;
-    return;
-  }
-  const long long limit = sharedMemoryPerBlockLimit(l);
-  if (launch.dynamicSharedBytes > limit) {  // also keeps the sum below from overflowing
-    out.violation = Violation::SharedMemoryPerBlock;
-    return;
-  }
-  // Since cc 8.0 the driver reserves shared memory per block and adds it to the per-block limit
-  // (Programming Guide, "Technical Specifications": 1 KB reserved; 0 before 8.0 in the data).
-  const long long total =
-      launch.staticSharedBytes + launch.dynamicSharedBytes + l.reservedSharedMemoryPerBlock;
-  const long long allocated = roundUp(total, l.sharedMemoryAllocationUnit);
-  out.sharedMemoryPerBlock = allocated;
-  if (allocated > limit + l.reservedSharedMemoryPerBlock) {
-    out.violation = Violation::SharedMemoryPerBlock;
-    return;
-  }
-  // The carve-out: the preferred one (a percent of the largest, rounded up to a configuration the
-  // SM has), or, when one block would not fit it, the smallest that holds a block
-  // (cudaOccSMemPreferenceVoltaPlus / cudaOccMaxBlocksPerSMSmemLimit).
-  long long preferred = l.sharedMemoryPerSm;
-  if (launch.carveoutPercent >= 0)
-    preferred = alignUpToCarveout(launch.carveoutPercent * static_cast<long long>(l.sharedMemoryPerSm) / 100, l);
-  long long perSm = preferred;
-  if (preferred < allocated) {
-    perSm = alignUpToCarveout(allocated, l);
-    if (perSm < 0) perSm = l.sharedMemoryPerSm;
-  }
-  out.sharedMemoryPerSm = perSm;
-  out.blockLimit[static_cast<int>(Resource::SharedMemory)] =
-      allocated > 0 ? clampToInt(perSm / allocated) : kUnlimited;
-}
-
-bool deviceComplete(const device::Limits& l) {
-  return l.warpSize > 0 && l.maxThreadsPerBlock > 0 && (l.maxWarpsPerSm > 0 || l.maxThreadsPerSm > 0) &&
-         l.maxBlocksPerSm > 0 && l.registersPerSm > 0 && l.maxRegistersPerBlock > 0 &&
-         l.maxRegistersPerThread > 0 && l.registerAllocationUnit > 0 && l.sharedMemoryPerSm > 0 &&
-         l.sharedMemoryPerBlock > 0 && l.sharedMemoryAllocationUnit > 0;
 }
 
 }  // namespace
@@ -154,19 +80,121 @@ const char* resourceLabel(Resource r) {
   return "?";
 }
 
-Occupancy computeOccupancy(const Device& d, const Launch& launch) noexcept {
-  Occupancy out;
+OccupancyCalculator::OccupancyCalculator(const Device& d) noexcept : device_(&d) {
   const auto& l = d.limits;
-  if (!deviceComplete(l)) {
+  complete_ = l.warpSize > 0 && l.maxThreadsPerBlock > 0 && (l.maxWarpsPerSm > 0 || l.maxThreadsPerSm > 0) &&
+              l.maxBlocksPerSm > 0 && l.registersPerSm > 0 && l.maxRegistersPerBlock > 0 &&
+              l.maxRegistersPerThread > 0 && l.registerAllocationUnit > 0 && l.sharedMemoryPerSm > 0 &&
+              l.sharedMemoryPerBlock > 0 && l.sharedMemoryAllocationUnit > 0 && l.barriersPerSm >= 0 &&
+              l.reservedSharedMemoryPerBlock >= 0;
+  if (!complete_) return;
+  blockGranularity_ = l.registerAllocationGranularity == RegisterGranularity::Block;
+  warpSize_ = static_cast<unsigned>(l.warpSize);
+  maxThreadsPerBlock_ = static_cast<unsigned>(l.maxThreadsPerBlock);
+  maxRegistersPerThread_ = static_cast<unsigned>(l.maxRegistersPerThread);
+  maxWarpsPerSm_ = static_cast<unsigned>(maxWarpsPerSm(l));
+  maxBlocksPerSm_ = static_cast<unsigned>(l.maxBlocksPerSm);
+  barriersPerSm_ = static_cast<unsigned>(l.barriersPerSm);
+  registerUnit_ = static_cast<unsigned>(l.registerAllocationUnit);
+  // cc 1.x: a block's registers are allocated for its warps rounded to the warp allocation
+  // granularity (2; Occupancy Calculator, cc 1.x).
+  warpAllocationGranularity_ = static_cast<unsigned>(std::max(1, l.warpAllocationGranularity));
+  // cc >= 2.0: the register file is split evenly into sub-partitions (4 from Kepler on, 2 on
+  // GP100; cudaOccMaxBlocksPerSMRegsLimit).
+  partitions_ = static_cast<unsigned>(std::max(1, d.issue.subPartitions));
+  checkPartitions_ = partitions_;
+  if (d.cc.major == kPascalFamilyMajor) checkPartitions_ = std::max(checkPartitions_, kPascalGp10xRegisterPartitions);
+  // floor(a / (k u)) = floor(floor(a / u) / k): count registers in allocation units.
+  registerUnitsPerPartition_ = static_cast<unsigned>(l.registersPerSm) / partitions_ / registerUnit_;
+  registerUnitsPerSm_ = static_cast<unsigned>(l.registersPerSm) / registerUnit_;
+  maxRegistersPerBlock_ = static_cast<unsigned>(l.maxRegistersPerBlock);
+  staticSharedLimit_ = static_cast<unsigned>(l.sharedMemoryPerBlock);
+  sharedLimit_ = static_cast<unsigned>(sharedMemoryPerBlockLimit(l));
+  reservedShared_ = static_cast<unsigned>(l.reservedSharedMemoryPerBlock);
+  sharedUnit_ = static_cast<unsigned>(l.sharedMemoryAllocationUnit);
+  sharedPerSm_ = static_cast<unsigned>(l.sharedMemoryPerSm);
+  // warps / max warps, divided once here (the same IEEE division as at the point of use).
+  for (unsigned w = 0; w < occupancyOfWarps_.size() && w <= maxWarpsPerSm_; ++w)
+    occupancyOfWarps_[w] = static_cast<double>(w) / static_cast<double>(maxWarpsPerSm_);
+}
+
+// Registers a block is given and the blocks per SM they allow; sets `violation` if a block's
+// registers exceed the per-block limit.
+int OccupancyCalculator::applyRegisters(unsigned regs, unsigned warpsPerBlock, Occupancy& out) const noexcept {
+  if (blockGranularity_) {
+    // cc 1.x: one allocation per block, rounded to the allocation unit (Occupancy Calculator).
+    const unsigned warps = roundUp(warpsPerBlock, warpAllocationGranularity_);
+    const unsigned perBlock = roundUp(warps * warpSize_ * regs, registerUnit_);
+    out.registersPerBlock = perBlock;
+    if (perBlock > maxRegistersPerBlock_) {
+      out.violation = Violation::RegistersPerBlock;
+      return 0;
+    }
+    return perBlock > 0 ? clampToInt(smallDivide(registerUnitsPerSm_, perBlock / registerUnit_)) : kUnlimited;
+  }
+  // cc >= 2.0: per warp, rounded to the allocation unit.
+  const unsigned perWarp = roundUp(regs * warpSize_, registerUnit_);
+  const unsigned perBlock = perWarp * warpsPerBlock;
+  out.registersPerBlock = perBlock;
+  // The hardware's per-block check assumes a warp's registers are taken in every partition, so
+  // it rounds the warps up to the partitions (cuda_occupancy.h, "hardware check").
+  if (perBlock > maxRegistersPerBlock_ || perWarp * roundUp(warpsPerBlock, checkPartitions_) > maxRegistersPerBlock_) {
+    out.violation = Violation::RegistersPerBlock;
+    return 0;
+  }
+  if (perWarp == 0) return kUnlimited;  // no registers
+  const unsigned warpsPerPartition = smallDivide(registerUnitsPerPartition_, perWarp / registerUnit_);
+  return clampToInt(smallDivide(warpsPerPartition * partitions_, warpsPerBlock));
+}
+
+int OccupancyCalculator::applySharedMemory(const Launch& launch, Occupancy& out) const noexcept {
+  if (launch.staticSharedBytes > staticSharedLimit_) {
+    out.violation = Violation::StaticSharedMemoryPerBlock;
+    return 0;
+  }
+  if (launch.dynamicSharedBytes > sharedLimit_) {  // also keeps the sum below in 32 bits
+    out.violation = Violation::SharedMemoryPerBlock;
+    return 0;
+  }
+  // Since cc 8.0 the driver reserves shared memory per block and adds it to the per-block limit
+  // (Programming Guide, "Technical Specifications": 1 KB reserved; 0 before 8.0 in the data).
+  const unsigned total =
+      static_cast<unsigned>(launch.staticSharedBytes + launch.dynamicSharedBytes) + reservedShared_;
+  const unsigned allocated = roundUp(total, sharedUnit_);
+  out.sharedMemoryPerBlock = allocated;
+  if (allocated > sharedLimit_ + reservedShared_) {
+    out.violation = Violation::SharedMemoryPerBlock;
+    return 0;
+  }
+  // The carve-out: the preferred one (a percent of the largest, rounded up to a configuration the
+  // SM has), or, when one block would not fit it, the smallest that holds a block
+  // (cudaOccSMemPreferenceVoltaPlus / cudaOccMaxBlocksPerSMSmemLimit).
+  unsigned perSm = sharedPerSm_;
+  if (launch.carveoutPercent >= 0) {
+    const auto& l = device_->limits;
+    long long preferred = alignUpToCarveout(launch.carveoutPercent * static_cast<long long>(sharedPerSm_) / 100, l);
+    if (preferred < static_cast<long long>(allocated)) {
+      preferred = alignUpToCarveout(allocated, l);
+      if (preferred < 0) preferred = sharedPerSm_;
+    }
+    perSm = static_cast<unsigned>(preferred);
+  }
+  out.sharedMemoryPerSm = perSm;
+  return allocated > 0 ? clampToInt(smallDivide(divide(perSm, sharedUnit_), allocated / sharedUnit_)) : kUnlimited;
+}
+
+Occupancy OccupancyCalculator::operator()(const Launch& launch) const noexcept {
+  Occupancy out;
+  if (!complete_) {
     out.violation = Violation::DeviceIncomplete;
     return out;
   }
-  out.maxWarpsPerSm = static_cast<int>(maxWarpsPerSm(l));
+  out.maxWarpsPerSm = static_cast<int>(maxWarpsPerSm_);
   // GPUDIAG eq. 3.1: the per-block limits, checked before anything is allocated.
   if (launch.threadsPerBlock < 1) { out.violation = Violation::ThreadsNotPositive; return out; }
-  if (launch.threadsPerBlock > l.maxThreadsPerBlock) { out.violation = Violation::ThreadsPerBlock; return out; }
+  if (launch.threadsPerBlock > maxThreadsPerBlock_) { out.violation = Violation::ThreadsPerBlock; return out; }
   if (launch.registersPerThread < 0) { out.violation = Violation::RegistersNegative; return out; }
-  if (launch.registersPerThread > l.maxRegistersPerThread) { out.violation = Violation::RegistersPerThread; return out; }
+  if (launch.registersPerThread > maxRegistersPerThread_) { out.violation = Violation::RegistersPerThread; return out; }
   if (launch.staticSharedBytes < 0 || launch.dynamicSharedBytes < 0) {
     out.violation = Violation::SharedMemoryNegative;
     return out;
@@ -175,40 +203,49 @@ Occupancy computeOccupancy(const Device& d, const Launch& launch) noexcept {
     out.violation = Violation::CarveoutPercent;
     return out;
   }
-  if (launch.barriersPerBlock < 0 || (l.barriersPerSm > 0 && launch.barriersPerBlock > l.barriersPerSm)) {
+  if (launch.barriersPerBlock < 0 || (barriersPerSm_ > 0 && static_cast<unsigned>(launch.barriersPerBlock) > barriersPerSm_)) {
     out.violation = Violation::BarriersPerBlock;
     return out;
   }
 
-  const long long warpsPerBlock = divideRoundUp(launch.threadsPerBlock, l.warpSize);
+  const unsigned warpsPerBlock = divideRoundUp(static_cast<unsigned>(launch.threadsPerBlock), warpSize_);
   out.warpsPerBlock = static_cast<int>(warpsPerBlock);
 
-  applyRegisters(d, launch, warpsPerBlock, out);
+  // The per-resource limits are kept in registers and stored once (reading the array back right
+  // after storing its elements stalls on store forwarding).
+  const int regsLimit = applyRegisters(static_cast<unsigned>(launch.registersPerThread), warpsPerBlock, out);
   if (!out.ok()) return out;
-  applySharedMemory(d, launch, out);
+  const int smemLimit = applySharedMemory(launch, out);
   if (!out.ok()) return out;
-
-  out.blockLimit[static_cast<int>(Resource::Warps)] = clampToInt(out.maxWarpsPerSm / warpsPerBlock);
-  out.blockLimit[static_cast<int>(Resource::Blocks)] = l.maxBlocksPerSm;
-  if (l.barriersPerSm > 0 && launch.barriersPerBlock > 0)
-    out.blockLimit[static_cast<int>(Resource::Barriers)] = l.barriersPerSm / launch.barriersPerBlock;
-
-  int blocks = kUnlimited;
-  for (int v : out.blockLimit) blocks = std::min(blocks, v);
+  const int warpsLimit = clampToInt(smallDivide(maxWarpsPerSm_, warpsPerBlock));
+  const int blocksLimit = static_cast<int>(maxBlocksPerSm_);
+  const int barriersLimit = barriersPerSm_ > 0 && launch.barriersPerBlock > 0
+                                ? static_cast<int>(smallDivide(barriersPerSm_, static_cast<unsigned>(launch.barriersPerBlock)))
+                                : kUnlimited;
+  out.blockLimit = {warpsLimit, regsLimit, smemLimit, blocksLimit, barriersLimit};
+  const int blocks = std::min({warpsLimit, regsLimit, smemLimit, blocksLimit, barriersLimit});
+  // Resources at the limit (all those at 0 when nothing fits).
+  out.limiters = (warpsLimit == blocks ? 1u << static_cast<unsigned>(Resource::Warps) : 0u) |
+                 (regsLimit == blocks ? 1u << static_cast<unsigned>(Resource::Registers) : 0u) |
+                 (smemLimit == blocks ? 1u << static_cast<unsigned>(Resource::SharedMemory) : 0u) |
+                 (blocksLimit == blocks ? 1u << static_cast<unsigned>(Resource::Blocks) : 0u) |
+                 (barriersLimit == blocks ? 1u << static_cast<unsigned>(Resource::Barriers) : 0u);
   if (blocks == 0) {
     out.violation = Violation::DoesNotFit;
-    for (Resource r : kAllResources)
-      if (out.limit(r) == 0) out.limiters |= 1u << static_cast<unsigned>(r);
     return out;
   }
-  for (Resource r : kAllResources)
-    if (out.limit(r) == blocks) out.limiters |= 1u << static_cast<unsigned>(r);
-
   out.blocksPerSm = blocks;
-  out.warpsPerSm = static_cast<int>(blocks * warpsPerBlock);
+  out.warpsPerSm = static_cast<int>(static_cast<unsigned>(blocks) * warpsPerBlock);
   out.threadsPerSm = static_cast<int>(blocks * launch.threadsPerBlock);
-  out.occupancy = static_cast<double>(out.warpsPerSm) / out.maxWarpsPerSm;
+  out.occupancy = static_cast<unsigned>(out.warpsPerSm) < occupancyOfWarps_.size() &&
+                          static_cast<unsigned>(out.warpsPerSm) <= maxWarpsPerSm_
+                      ? occupancyOfWarps_[static_cast<unsigned>(out.warpsPerSm)]
+                      : static_cast<double>(out.warpsPerSm) / out.maxWarpsPerSm;
   return out;
+}
+
+Occupancy computeOccupancy(const Device& d, const Launch& launch) noexcept {
+  return OccupancyCalculator(d)(launch);
 }
 
 std::string violationMessage(const Device& d, const Launch& launch, const Occupancy& result) {

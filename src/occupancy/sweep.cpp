@@ -40,11 +40,12 @@ std::vector<long long> sweepValues(const Device& d, const Launch& launch, Knob k
 std::vector<SweepPoint> sweep(const Device& d, const Launch& launch, Knob knob) {
   std::vector<SweepPoint> points;
   if (d.limits.warpSize <= 0 || d.limits.sharedMemoryAllocationUnit <= 0) return points;
+  const OccupancyCalculator calc(d);
   int previousBlocks = -1;
   for (long long v : sweepValues(d, launch, knob)) {
     SweepPoint p;
     p.value = v;
-    p.result = computeOccupancy(d, withKnob(launch, knob, v));
+    p.result = calc(withKnob(launch, knob, v));
     p.cliff = previousBlocks >= 0 && p.result.blocksPerSm < previousBlocks;
     previousBlocks = p.result.blocksPerSm;
     points.push_back(p);
@@ -59,12 +60,13 @@ Suggestion suggestBlockSize(const Device& d, const Launch& launch) {
   const long long occupancyLimit =
       static_cast<long long>(l.maxWarpsPerSm > 0 ? l.maxWarpsPerSm * l.warpSize : l.maxThreadsPerSm);
   long long bestThreads = 0;
+  const OccupancyCalculator calc(d);
   const long long limitAligned =
       (l.maxThreadsPerBlock + l.warpSize - 1) / l.warpSize * static_cast<long long>(l.warpSize);
   for (long long aligned = limitAligned; aligned > 0; aligned -= l.warpSize) {
     Launch trial = launch;
     trial.threadsPerBlock = std::min<long long>(aligned, l.maxThreadsPerBlock);
-    const Occupancy r = computeOccupancy(d, trial);
+    const Occupancy r = calc(trial);
     const long long threads = r.ok() ? trial.threadsPerBlock * r.blocksPerSm : 0;
     if (threads > bestThreads) {
       bestThreads = threads;

@@ -99,6 +99,45 @@ struct Occupancy {
 // cannot run comes back with `violation` set and zero blocks (use violationMessage for why).
 Occupancy computeOccupancy(const device::Device& device, const Launch& launch) noexcept;
 
+// The same calculation with the device's figures prepared once (unit shifts, register units per
+// sub-partition, shared-memory units per SM): for many launches on one device (batch, sweeps).
+// Holds a pointer to `device`, which must outlive it.
+class OccupancyCalculator {
+ public:
+  explicit OccupancyCalculator(const device::Device& device) noexcept;
+  [[nodiscard]] Occupancy operator()(const Launch& launch) const noexcept;
+  [[nodiscard]] const device::Device& device() const { return *device_; }
+
+ private:
+  // Blocks per SM allowed by registers / shared memory (kUnlimited: not used); set
+  // out.violation and return 0 when a block does not fit the per-block limit.
+  int applyRegisters(unsigned regs, unsigned warpsPerBlock, Occupancy& out) const noexcept;
+  int applySharedMemory(const Launch& launch, Occupancy& out) const noexcept;
+
+  const device::Device* device_;
+  bool complete_ = false;
+  bool blockGranularity_ = false;
+  unsigned warpSize_ = 0;
+  unsigned maxThreadsPerBlock_ = 0;
+  unsigned maxRegistersPerThread_ = 0;
+  unsigned maxWarpsPerSm_ = 0;
+  unsigned maxBlocksPerSm_ = 0;
+  unsigned barriersPerSm_ = 0;
+  unsigned registerUnit_ = 0;
+  unsigned warpAllocationGranularity_ = 1;
+  unsigned partitions_ = 1;
+  unsigned checkPartitions_ = 1;
+  unsigned registerUnitsPerPartition_ = 0;  // registers per sub-partition / allocation unit
+  unsigned registerUnitsPerSm_ = 0;         // cc 1.x: registers per SM / allocation unit
+  unsigned maxRegistersPerBlock_ = 0;
+  unsigned staticSharedLimit_ = 0;          // shared_memory_per_block
+  unsigned sharedLimit_ = 0;                // the opt-in per-block limit
+  unsigned reservedShared_ = 0;
+  unsigned sharedUnit_ = 0;
+  unsigned sharedPerSm_ = 0;                // the default (largest) carve-out
+  std::array<double, 129> occupancyOfWarps_{};  // w / max warps per SM, for w up to 128
+};
+
 // One line naming the violated rule with the numbers, e.g. "shared memory per block 70000 B >
 // 49152 B, the default per-block limit of sm_75; up to 65536 B with opt-in
 // (cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, ...))".

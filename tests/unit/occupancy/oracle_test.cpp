@@ -118,7 +118,7 @@ unsigned oracleBit(Resource r) {
 
 class Checker {
  public:
-  explicit Checker(const Device& d) : d_(d), props_(propsOf(d)) {}
+  explicit Checker(const Device& d) : d_(d), calc_(d), props_(propsOf(d)) {}
 
   void check(int threads, int regs, long long staticSmem, long long dynSmem, int carveout = -1) {
     ++count_;
@@ -128,7 +128,13 @@ class Checker {
     l.staticSharedBytes = staticSmem;
     l.dynamicSharedBytes = dynSmem;
     l.carveoutPercent = carveout;
-    const Occupancy t = computeOccupancy(d_, l);
+    // The prepared calculator, and now and then the one-shot function (they must agree).
+    const Occupancy t = calc_(l);
+    if (count_ % 4096 == 0) {
+      const Occupancy once = computeOccupancy(d_, l);
+      if (once.blocksPerSm != t.blocksPerSm || once.violation != t.violation || once.limiters != t.limiters)
+        fail("computeOccupancy", "differs from OccupancyCalculator");
+    }
 
     cudaOccFuncAttributes attr = attributesOf(d_, regs, staticSmem);
     cudaOccDeviceState state;
@@ -208,6 +214,7 @@ class Checker {
   }
 
   const Device& d_;
+  OccupancyCalculator calc_;
   cudaOccDeviceProp props_;
   long long count_ = 0;
   long long failures_ = 0;

@@ -147,3 +147,27 @@ TEST(Residency, LaunchesOnEveryDeviceOfTheDatabase) {
 
 }  // namespace
 }  // namespace teg::occupancy
+
+#include "teg/occupancy/small_divide.hpp"
+
+namespace teg::occupancy {
+namespace {
+
+// smallDivide against the divide instruction: every divisor of the table, numerators on both
+// sides of every multiple up to the table's numerator bound (and beyond, where it divides).
+TEST(SmallDivide, EqualsIntegerDivision) {
+  long long checked = 0;
+  for (unsigned d = 1; d <= kSmallDivideMaxDivisor; ++d) {
+    for (unsigned k = 0; k * d < kSmallDivideMaxNumerator + 2 * d; k += 1 + k / 64) {
+      for (unsigned x : {k * d, k * d + d - 1}) {
+        ASSERT_EQ(smallDivide(x, d), x / d) << x << " / " << d;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+  EXPECT_EQ(smallDivide(4000000000u, 3), 4000000000u / 3);
+}
+
+}  // namespace
+}  // namespace teg::occupancy
