@@ -123,7 +123,7 @@ void DeviceDatabase::applyOverrideFile(const std::string& path) {
     // An override may restate what the device inherits, but not change it.
     if (!file.inherits.empty()) {
       const Device* parent = tryFind(file.inherits);
-      const auto& own = std::find_if(files->devices.begin(), files->devices.end(),
+      const auto own = std::find_if(files->devices.begin(), files->devices.end(),
                                      [&](const DeviceFile& f) { return lower(f.id) == lower(target->id); });
       const bool restates = parent == target ||
                             (own != files->devices.end() && parent != nullptr &&
@@ -136,6 +136,8 @@ void DeviceDatabase::applyOverrideFile(const std::string& path) {
     }
     files->overrides.emplace_back(target->id, std::move(file));
   } else {
+    // A user's new GPU may name what it inherits by any name ("a100"), not only by its id.
+    if (!file.inherits.empty()) file.inherits = find(file.inherits).id;
     files->devices.push_back(std::move(file));
   }
   DeviceDatabase next;

@@ -100,6 +100,13 @@ TEST_F(Overrides, ANewIdAddsADevice) {
   EXPECT_EQ(db.find("gpu-a").smCount, 100);
 }
 
+TEST_F(Overrides, ANewGpuMayInheritByAlias) {
+  auto db = DeviceDatabase::loadDirectory(dir_.string());
+  db.applyOverrideFile(write("new.json", R"({"id": "gpu-c", "name": "GPU C", "inherits": "GPUA",
+      "figures": {"sm_count": {"value": 60, "source": "my datasheet copy"}}})"));
+  EXPECT_EQ(db.find("gpu-c").clocks.coreMhz, 1400);  // from gpu-a, named by its alias
+}
+
 TEST_F(Overrides, BadOverrideLeavesTheDatabaseUnchanged) {
   auto db = DeviceDatabase::loadDirectory(dir_.string());
   const auto bad = write("bad.json", R"({"id": "gpu-a", "figures": {"max_warps_per_sm": {"value": 48, "source": "a b"}}})");
