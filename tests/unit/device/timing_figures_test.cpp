@@ -1,0 +1,261 @@
+// The timing.* figures of data/devices (Lai ch. 3 timing model): every product resolves a complete
+// timing configuration, every generic entry carries the generation's figures, and the figures
+// that cite a seed or a data/validation CSV row equal that seed value or that row (read from the
+// CSV here, independently of the device files).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "teg/device/database.hpp"
+#include "teg/device/device.hpp"
+#include "teg/support/error.hpp"
+#include "teg/timing/config.hpp"
+
+namespace {
+
+using teg::device::Device;
+using teg::device::DeviceDatabase;
+using teg::device::InstructionClass;
+
+const DeviceDatabase& database() {
+  static const DeviceDatabase db =
+      DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  return db;
+}
+
+double latencyOf(const Device& d, InstructionClass c) { return d.timing.latency[static_cast<int>(c)]; }
+double sameWarpOf(const Device& d, InstructionClass c) { return d.timing.sameWarp[static_cast<int>(c)]; }
+
+// Splits one CSV line; fields may be double-quoted (with "" for a quote inside).
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::vector<std::vector<std::string>> readCsv(const std::string& name) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/validation/" + name);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line))
+    if (!line.empty()) rows.push_back(splitCsv(line));
+  return rows;
+}
+
+// The fields of the "(a, b, c)" citation that follows `marker` in a source ("" if absent).
+std::vector<std::string> citation(const std::string& source, const std::string& marker) {
+  const auto at = source.find(marker);
+  if (at == std::string::npos) return {};
+  const std::string inside = source.substr(at + marker.size(), source.find(')', at) - at - marker.size());
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (auto comma = inside.find(", "); comma != std::string::npos; comma = inside.find(", ", from)) {
+    out.push_back(inside.substr(from, comma - from));
+    from = comma + 2;
+  }
+  out.push_back(inside.substr(from));
+  return out;
+}
+
+// --- completeness ------------------------------------------------------------------------------
+
+TEST(TimingFigures, EveryProductResolvesACompleteTimingConfig) {
+  int products = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic) continue;
+    ++products;
+    SCOPED_TRACE(d.id);
+    teg::timing::TimingConfig c;
+    ASSERT_NO_THROW(c = teg::timing::timingConfigFor(d, d.limits.sharedMemoryPerSm));
+    EXPECT_GT(c.clockMhz, 0);
+    EXPECT_GT(c.issueIntervalCycles, 0);
+    for (int i = 0; i < teg::timing::kClassCount; ++i) {
+      EXPECT_GT(c.executionLatency[static_cast<std::size_t>(i)], 0) << i;
+      EXPECT_GT(c.sameWarpInterval[static_cast<std::size_t>(i)], 0) << i;
+    }
+    EXPECT_GT(c.sharedLatency, 0);
+    EXPECT_GT(c.l1HitLatency, 0);
+    EXPECT_GT(c.l2HitLatency, 0);
+    EXPECT_GT(c.dramLatency, 0);
+    // Memory levels are ordered: a shared load or an L1 hit is cheaper than an L2 hit, which is
+    // not dearer than DRAM (cc 1.x has no caches: there both equal the DRAM latency).
+    EXPECT_LT(c.sharedLatency, c.l2HitLatency);
+    EXPECT_LE(c.l2HitLatency, c.dramLatency);
+    EXPECT_GT(c.sharedWavefrontCycles, 0);
+    EXPECT_GT(c.maxOutstandingSectors, 0);
+  }
+  EXPECT_GE(products, 40);
+}
+
+TEST(TimingFigures, EveryGenericEntryCarriesTheGenerationFigures) {
+  int generics = 0;
+  for (const Device& d : database().all()) {
+    if (!d.generic) continue;
+    ++generics;
+    SCOPED_TRACE(d.id);
+    EXPECT_GT(d.timing.issueInterval, 0);
+    EXPECT_FALSE(d.timing.schedulerPolicy.empty());
+    EXPECT_GT(latencyOf(d, InstructionClass::Fp32Fma), 0);
+    EXPECT_GT(d.timing.sharedLatency, 0);
+    EXPECT_GT(d.timing.l1Latency, 0);
+    EXPECT_GT(d.timing.l2Latency, 0);
+    EXPECT_GT(d.timing.dramLatency, 0);
+    EXPECT_GT(d.timing.sharedWavefrontCycles, 0);
+    EXPECT_NE(d.timing.l1CachesGlobalLoads, -1);
+    // Kepler and later issue one warp instruction per scheduler per clock; Tesla and Fermi every
+    // 2 shader cycles (Lai §3.2.2.1; CUDA C Programming Guide v4.2 §5.2.3).
+    EXPECT_EQ(d.timing.issueInterval, d.cc.major < 3 ? 2.0 : 1.0);
+  }
+  EXPECT_EQ(generics, 29);  // sm_10 ... sm_121
+}
+
+// --- seed figures ------------------------------------------------------------------------------
+
+TEST(TimingFigures, Gt200IsLaisTable31) {
+  const Device& d = database().find("sm_13");
+  // Lai Table 3.1: execution latency 24 (integer and float), 48 (double); same-warp issue 8 / 32.
+  EXPECT_EQ(latencyOf(d, InstructionClass::Fp32Fma), 24);
+  EXPECT_EQ(latencyOf(d, InstructionClass::IntAdd), 24);
+  EXPECT_EQ(latencyOf(d, InstructionClass::Fp64Fma), 48);
+  EXPECT_EQ(sameWarpOf(d, InstructionClass::Fp32Fma), 8);
+  EXPECT_EQ(sameWarpOf(d, InstructionClass::Fp64Fma), 32);
+  // Lai §3.2.2.2: a warp waits ~60 cycles after issuing a global load.
+  EXPECT_EQ(sameWarpOf(d, InstructionClass::LoadStore), 60);
+  // Lai §3.2.2.4: shared ~38 cycles, global 436-443 cycles.
+  EXPECT_EQ(d.timing.sharedLatency, 38);
+  EXPECT_GE(d.timing.dramLatency, 436);
+  EXPECT_LE(d.timing.dramLatency, 443);
+  EXPECT_EQ(d.timing.issueInterval, 2);
+  EXPECT_EQ(d.timing.schedulerPolicy, "loose-round-robin");
+  // Lai §3.2.3.3: 74 cycles conflict-free, 266 with a 16-way conflict in each half-warp; the warp
+  // is 2 wavefronts (one per half-warp) conflict-free and 2 x 16 = 32 with the conflict.
+  EXPECT_NEAR(d.timing.sharedWavefrontCycles, (266.0 - 74.0) / (32 - 2), 1e-9);
+  EXPECT_EQ(d.timing.l1CachesGlobalLoads, 0);
+}
+
+TEST(TimingFigures, DependentFmaLatencyPerGenerationAsPublished) {
+  // CUDA C Programming Guide v4.2 §5.2.3: about 22 clock cycles on cc 2.x.
+  EXPECT_EQ(latencyOf(database().find("sm_20"), InstructionClass::Fp32Fma), 22);
+  // Arafa et al. 2019 (PPT-GPU table): Kepler 9, Maxwell 6.
+  EXPECT_EQ(latencyOf(database().find("sm_35"), InstructionClass::Fp32Fma), 9);
+  EXPECT_EQ(latencyOf(database().find("sm_52"), InstructionClass::Fp32Fma), 6);
+  // Volta Tuning Guide: 'four clock cycles, compared to six cycles on Pascal'.
+  EXPECT_EQ(latencyOf(database().find("sm_60"), InstructionClass::Fp32Fma), 6);
+  EXPECT_EQ(latencyOf(database().find("sm_70"), InstructionClass::Fp32Fma), 4);
+  // Abdelkhalik 2022 text: dependent add.f32 4 cycles on A100.
+  EXPECT_EQ(latencyOf(database().find("sm_80"), InstructionClass::Fp32Fma), 4);
+}
+
+TEST(TimingFigures, L1CachingOfGlobalLoadsPerGeneration) {
+  // CUDA guide 'Global Memory' sections: cc 2.x L1 by default; cc 3.x/5.x/6.x L2 only; 7.0+ L1.
+  EXPECT_EQ(database().find("sm_20").timing.l1CachesGlobalLoads, 1);
+  EXPECT_EQ(database().find("sm_35").timing.l1CachesGlobalLoads, 0);
+  EXPECT_EQ(database().find("sm_52").timing.l1CachesGlobalLoads, 0);
+  EXPECT_EQ(database().find("sm_61").timing.l1CachesGlobalLoads, 0);
+  EXPECT_EQ(database().find("sm_70").timing.l1CachesGlobalLoads, 1);
+  EXPECT_EQ(database().find("sm_90").timing.l1CachesGlobalLoads, 1);
+}
+
+// --- figures citing data/validation rows -------------------------------------------------------
+
+TEST(TimingFigures, LatenciesCitingTheValidationCsvsAreItsRows) {
+  // instruction_latency.csv: gpu,cc,isa,instruction,kind,cycles,...
+  std::multimap<std::string, double> instructionRows;
+  for (const auto& f : readCsv("instruction_latency.csv"))
+    instructionRows.emplace(f.at(0) + "|" + f.at(2) + "|" + f.at(3) + "|" + f.at(4), std::stod(f.at(5)));
+  // memory_latency.csv: gpu,cc,level,cycles,method,...
+  std::map<std::string, double> memoryRows;
+  for (const auto& f : readCsv("memory_latency.csv"))
+    memoryRows[f.at(0) + "|" + f.at(2) + "|" + f.at(4)] = std::stod(f.at(3));
+  ASSERT_FALSE(instructionRows.empty());
+  ASSERT_FALSE(memoryRows.empty());
+
+  int checked = 0;
+  for (const Device& d : database().all()) {
+    for (const auto& fig : d.figures) {
+      if (fig.key.rfind("timing.", 0) != 0) continue;
+      SCOPED_TRACE(d.id + " " + fig.key + " = " + fig.value);
+      if (const auto row = citation(fig.source, "instruction_latency.csv ("); !row.empty()) {
+        ASSERT_EQ(row.size(), 4u) << fig.source;
+        EXPECT_EQ(row[3], "dependent_latency");  // never the A100 independent-issue CPI rows
+        EXPECT_EQ(fig.key.rfind("timing.latency.", 0), 0u);
+        const auto [first, last] = instructionRows.equal_range(row[0] + "|" + row[1] + "|" + row[2] + "|" + row[3]);
+        ASSERT_NE(first, last) << fig.source;
+        bool matches = false;
+        for (auto it = first; it != last; ++it) matches = matches || it->second == std::stod(fig.value);
+        EXPECT_TRUE(matches);
+        ++checked;
+      } else if (const auto mrow = citation(fig.source, "memory_latency.csv ("); !mrow.empty()) {
+        ASSERT_EQ(mrow.size(), 3u) << fig.source;
+        // timing.<level>_latency cites the row of that level.
+        EXPECT_EQ(fig.key, "timing." + mrow[1] + "_latency");
+        const auto found = memoryRows.find(mrow[0] + "|" + mrow[1] + "|" + mrow[2]);
+        ASSERT_NE(found, memoryRows.end()) << fig.source;
+        EXPECT_DOUBLE_EQ(std::stod(fig.value), found->second);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 60);
+}
+
+TEST(TimingFigures, L2BandwidthIsTheMemoryThroughputRow) {
+  // memory_throughput.csv: gpu,cc,level,value,unit,theoretical,source,access,...
+  std::map<std::string, std::pair<double, std::string>> rows;  // gpu|level|access -> value, unit
+  for (const auto& f : readCsv("memory_throughput.csv"))
+    rows[f.at(0) + "|" + f.at(2) + "|" + f.at(7)] = {std::stod(f.at(3)), f.at(4)};
+  // The SM clock each Jia 2019 GPU ran at (data/validation/README.md, 'GPUs and clocks', from
+  // Jia Table 3.1): GB/s / MHz * 1000 = bytes per SM clock.
+  const std::map<std::string, double> jiaClockMhz = {{"V100", 1380}, {"T4", 1590}, {"P100", 1328}};
+
+  int checked = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic || d.timing.l2BytesPerClock <= 0) continue;
+    SCOPED_TRACE(d.id);
+    std::string source;
+    for (const auto& fig : d.figures)
+      if (fig.key == "timing.l2_bytes_per_clk") source = fig.source;
+    const auto cited = citation(source, "memory_throughput.csv (");
+    ASSERT_GE(cited.size(), 2u) << source;
+    EXPECT_EQ(cited[1], "l2");
+    const std::string access = cited.size() > 2 ? cited[2] : "";
+    const auto found = rows.find(cited[0] + "|" + cited[1] + "|" + access);
+    ASSERT_NE(found, rows.end()) << source;
+    const auto& [value, unit] = found->second;
+    if (unit == "B/clk") {
+      EXPECT_DOUBLE_EQ(d.timing.l2BytesPerClock, value);
+    } else {
+      ASSERT_EQ(unit, "GB/s");
+      ASSERT_EQ(jiaClockMhz.count(cited[0]), 1u);
+      EXPECT_NEAR(d.timing.l2BytesPerClock, value * 1000.0 / jiaClockMhz.at(cited[0]), 0.05);
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 6);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800
+}
+
+}  // namespace
