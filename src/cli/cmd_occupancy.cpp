@@ -266,7 +266,17 @@ json kernelResources(const Device& d, const Options& o, Launch& launch) {
   toolchain::CompileOptions options;
   options.arch = d.cc.smName();
   options.extraArgs = o.nvccArgs;
-  const toolchain::CompileResult compiled = toolchain::compileCuda(o.cuFile, options);
+  toolchain::CompileResult compiled;
+  try {
+    compiled = toolchain::compileCuda(o.cuFile, options);
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.find("Unsupported gpu architecture") != std::string::npos)
+      throw Error(fmt::format("{}: the installed nvcc cannot compile for {} ({}); pick a newer GPU "
+                              "or install a CUDA toolkit that still supports it",
+                              o.cuFile, options.arch, d.name));
+    throw;
+  }
   const toolchain::KernelResources* found = nullptr;
   std::string names;
   for (const auto& k : compiled.kernels) {

@@ -178,26 +178,29 @@ void appendLimit(std::string& out, int v) {
 }
 
 // A JSON string literal (RFC 8259 escapes; bytes >= 0x80 pass through, messages are UTF-8).
+// Runs of plain characters are appended at once.
 void appendJsonString(std::string& out, std::string_view s) {
   constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (char c : s) {
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xF];
-          out += kHex[c & 0xF];
-        } else {
-          out += c;
-        }
+      default: {
+        const char esc[] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xF], kHex[c & 0xF]};
+        out.append(esc, sizeof esc);
+      }
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out += '"';
 }
 
@@ -309,7 +312,9 @@ void appendOccupancyJsonFields(std::string& out, const Occupancy& r) {
   out += ",\"threads_per_sm\":";
   appendInt(out, r.threadsPerSm);
   out += ",\"occupancy\":";
-  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), r.occupancy);
+  char number[32];
+  const char* end = fmt::format_to(number, FMT_COMPILE("{}"), r.occupancy);
+  out.append(number, static_cast<std::size_t>(end - number));
   out += ",\"limiters\":[";
   bool first = true;
   for (Resource res : kAllResources) {

@@ -94,3 +94,32 @@ TEST(CliOccupancy, BatchFromFileAndStdin) {
 }
 
 }  // namespace
+
+namespace {
+
+// --cu: registers and static shared memory come from ptxas for the GPU's architecture. The
+// kernel's tile is 32 x 33 floats = 4224 B of static shared memory (exact, from the source); with
+// 1024 threads a block is 32 warps, so at most 64 / 32 = 2 blocks fit an A100 SM.
+TEST(CliOccupancy, KernelResourcesFromPtxas) {
+  const std::string cu = writeTempFile("tile.cu",
+      "__global__ void tile(const float* in, float* out) {\n"
+      "  __shared__ float t[32][33];\n"
+      "  t[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x * 32 + threadIdx.y] = t[threadIdx.x][threadIdx.y];\n"
+      "}\n");
+  const auto r = runTeg({"occupancy", "--cu", cu, "--kernel", "tile", "--threads", "1024", "--gpu", "A100", "--json"});
+  if (r.exitCode != 0 && contains(r.err, "nvcc") && !contains(r.err, "no kernel"))
+    GTEST_SKIP() << "no usable nvcc: " << r.err;
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kernel"]["arch"], "sm_80");
+  EXPECT_EQ(j["launch"]["smem"], 4224);
+  EXPECT_EQ(j["launch"]["regs"], j["kernel"]["registers"]);
+  EXPECT_EQ(j["blocks_per_sm"], 2);
+  const auto missing = runTeg({"occupancy", "--cu", cu, "--kernel", "nope", "--threads", "32", "--gpu", "a100"});
+  EXPECT_NE(missing.exitCode, 0);
+  EXPECT_TRUE(contains(missing.err, "no kernel 'nope'")) << missing.err;
+}
+
+}  // namespace

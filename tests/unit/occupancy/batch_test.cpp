@@ -107,3 +107,16 @@ TEST(Batch, FastAndGeneralParsersAgree) {
 
 }  // namespace
 }  // namespace teg::occupancy
+
+namespace teg::occupancy {
+namespace {
+
+// Error messages quote user input; the output must stay valid JSON whatever the input holds.
+TEST(Batch, ErrorsAreValidJsonWhateverTheInput) {
+  const auto out = runLines("{\"gpu\":\"a\\\"b\\\\c\\u0001d\\ne\",\"threads\":32,\"regs\":8}\n");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0]["error"].get<std::string>().find("a\"b\\c\x01" "d\ne"), std::string::npos) << out[0];
+}
+
+}  // namespace
+}  // namespace teg::occupancy
