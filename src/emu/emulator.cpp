@@ -138,11 +138,15 @@ RunSummary Emulator::run(const RunOptions& options) {
     throw Error(fmt::format("kernel '{}' takes {} parameters but {} arguments were given",
                             demangledBaseName(im.kernelFunction().name), kparams.size(), im.argNames.size()));
   const std::uint64_t totalBlocks = im.grid.count();
-  std::uint64_t first = 0, last = totalBlocks;
+  // The selected blocks are first + i·stride for i in [0, selected).
+  std::uint64_t first = 0, stride = 1, selected = totalBlocks;
   if (options.blocks) {
     first = std::min(options.blocks->first, totalBlocks);
-    last = options.blocks->count >= totalBlocks - first ? totalBlocks : first + options.blocks->count;
+    stride = std::max<std::uint64_t>(1, options.blocks->stride);
+    const std::uint64_t available = (totalBlocks - first + stride - 1) / stride;
+    selected = std::min(options.blocks->count, available);
   }
+  auto blockAt = [&](std::uint64_t i) { return first + i * stride; };
   std::uint64_t used = 0;
   LaunchContext ctx;
   ctx.program = &im.program;
@@ -157,16 +161,16 @@ RunSummary Emulator::run(const RunOptions& options) {
   ctx.sourceFiles = &im.info.sourceFiles;
 
   RunSummary summary;
-  summary.blocksRun = last - first;
-  summary.partialGrid = first != 0 || last != totalBlocks;
+  summary.blocksRun = selected;
+  summary.partialGrid = selected != totalBlocks;
   trace::TraceListener* listener = options.listener;
   if (listener) listener->beginKernel(im.info);
 
   unsigned threads = options.threads == 0 ? static_cast<unsigned>(tbb::this_task_arena::max_concurrency())
                                           : options.threads;
-  if (threads <= 1 || last - first <= 1) {
+  if (threads <= 1 || selected <= 1) {
     BlockRunner runner(ctx);
-    for (std::uint64_t b = first; b < last; ++b) runner.run(b, listener, nullptr);
+    for (std::uint64_t i = 0; i < selected; ++i) runner.run(blockAt(i), listener, nullptr);
     summary.warpInstructions = runner.warpInstructions;
     summary.threadInstructions = runner.threadInstructions;
   } else {
@@ -177,29 +181,30 @@ RunSummary Emulator::run(const RunOptions& options) {
     tbb::enumerable_thread_specific<std::optional<BlockRunner>> runners;
     const std::uint64_t batch = listener ? std::uint64_t{threads} * 4 : std::uint64_t{threads} * 64;
     std::vector<BlockEvents> events(listener ? batch : 0);
-    for (std::uint64_t start = first; start < last; start += batch) {
-      const std::uint64_t end = std::min(last, start + batch);
+    // Indices i into the selection; the block is blockAt(i).
+    for (std::uint64_t start = 0; start < selected; start += batch) {
+      const std::uint64_t end = std::min(selected, start + batch);
       std::mutex errorMutex;
       std::optional<std::pair<std::uint64_t, std::string>> error;
       for (auto& e : events) e.records.clear();
       arena.execute([&] {
-        tbb::parallel_for(start, end, [&](std::uint64_t b) {
+        tbb::parallel_for(start, end, [&](std::uint64_t i) {
           auto& slot = runners.local();
           if (!slot) slot.emplace(ctx);
           try {
-            slot->run(b, nullptr, listener ? &events[b - start] : nullptr);
+            slot->run(blockAt(i), nullptr, listener ? &events[i - start] : nullptr);
           } catch (const std::exception& ex) {
             std::lock_guard lock(errorMutex);
-            if (!error || b < error->first) error = std::make_pair(b, std::string(ex.what()));
+            if (!error || i < error->first) error = std::make_pair(i, std::string(ex.what()));
           }
         });
       });
       if (listener) {
         const std::uint64_t upTo = error ? error->first : end;
-        for (std::uint64_t b = start; b < upTo; ++b) {
-          listener->beginBlock(static_cast<std::uint32_t>(b));
-          for (const auto& r : events[b - start].records) listener->instruction(r);
-          listener->endBlock(static_cast<std::uint32_t>(b));
+        for (std::uint64_t i = start; i < upTo; ++i) {
+          listener->beginBlock(static_cast<std::uint32_t>(blockAt(i)));
+          for (const auto& r : events[i - start].records) listener->instruction(r);
+          listener->endBlock(static_cast<std::uint32_t>(blockAt(i)));
         }
       }
       if (error) throw Error(error->second);

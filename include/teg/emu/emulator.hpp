@@ -49,10 +49,12 @@ inline constexpr std::uint64_t kConstWindow = 0x00007c0000000000ull;   // + offs
 inline constexpr std::uint64_t kParamWindow = 0x00007b0000000000ull;   // + offset in the params
 inline constexpr std::uint64_t kWindowSize = 0x0000010000000000ull;
 
-// Which blocks to emulate: linear block indices [first, first + count), x fastest.
+// Which blocks to emulate: linear block indices first, first + stride, ... (count of them, clipped
+// to the grid), x fastest. stride > 1 selects one SM's share of a round-robin distribution.
 struct BlockRange {
   std::uint64_t first = 0;
   std::uint64_t count = ~std::uint64_t{0};  // clipped to the grid
+  std::uint64_t stride = 1;
 };
 
 struct RunOptions {
