@@ -323,8 +323,8 @@ std::string figureGroupOf(const std::string& key) {
 }
 
 const std::vector<std::string>& figureGroups() {
-  static const std::vector<std::string> groups = {"identity", "limits", "issue",   "clocks",
-                                                  "memory",   "throughput", "measured"};
+  static const std::vector<std::string> groups = {"identity", "limits",     "issue",  "clocks",
+                                                  "memory",   "throughput", "timing", "measured"};
   return groups;
 }
 
