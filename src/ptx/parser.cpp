@@ -807,6 +807,7 @@ class Parser {
     f.labels.pop_back();
     BranchTargets table;
     table.name = tableName;
+    table.position = static_cast<std::uint32_t>(f.instructions.size());
     const auto tableIndex = static_cast<std::uint32_t>(f.branchTargets.size());
     f.branchTargets.push_back(table);
     scopes_.back().symbols[labelTok.text] = {SymbolKind::BranchTargets, tableIndex};

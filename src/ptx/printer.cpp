@@ -143,9 +143,8 @@ class Printer {
     }
     for (const Variable& v : f.locals) variable(v, "\t");
     for (const auto& p : f.prototypes) out_ += fmt::format("{}\n", p);
-    for (std::size_t t = 0; t < f.branchTargets.size(); ++t) pendingTables_.push_back(t);
     const SourceLine* lastLine = nullptr;
-    std::size_t label = 0, directive = 0;
+    std::size_t label = 0, directive = 0, table = 0;
     const auto n = static_cast<std::uint32_t>(f.instructions.size());
     // Labels are stored in definition order, which is position order.
     for (std::uint32_t i = 0; i <= n; ++i) {
@@ -153,6 +152,8 @@ class Printer {
         out_ += fmt::format("{}:\n", f.labels[label].name);
       for (; directive < f.bodyDirectives.size() && f.bodyDirectives[directive].beforeInstruction <= i; ++directive)
         out_ += fmt::format("\t{}\n", f.bodyDirectives[directive].text);
+      for (; table < f.branchTargets.size() && f.branchTargets[table].position <= i; ++table)
+        branchTable(f, f.branchTargets[table]);
       if (i == n) break;
       const Instruction& in = f.instructions[i];
       if (in.sourceLine != kNone) {
@@ -162,27 +163,21 @@ class Printer {
           lastLine = &line;
         }
       }
-      // Branch tables must precede the brx.idx that names them.
-      if (in.opcode == Opcode::Brx) branchTables(f);
       out_ += '\t';
       instructionText(f, in);
       out_ += '\n';
     }
-    branchTables(f);
     out_ += "}\n\n";
   }
 
-  void branchTables(const Function& f) {
-    for (std::size_t t : pendingTables_) {
-      const BranchTargets& table = f.branchTargets[t];
-      out_ += fmt::format("\t{}: .branchtargets ", table.name);
-      for (std::size_t k = 0; k < table.labels.size(); ++k) {
-        if (k != 0) out_ += ", ";
-        out_ += f.labels[table.labels[k]].name;
-      }
-      out_ += ";\n";
+  // Printed where it was declared: it must precede the brx.idx that names it.
+  void branchTable(const Function& f, const BranchTargets& table) {
+    out_ += fmt::format("\t{}: .branchtargets ", table.name);
+    for (std::size_t k = 0; k < table.labels.size(); ++k) {
+      if (k != 0) out_ += ", ";
+      out_ += f.labels[table.labels[k]].name;
     }
-    pendingTables_.clear();
+    out_ += ";\n";
   }
 
   void instructionText(const Function& f, const Instruction& in) {
@@ -290,7 +285,6 @@ class Printer {
 
   const Module& m_;
   std::string out_;
-  std::vector<std::size_t> pendingTables_;
 };
 
 }  // namespace

@@ -189,6 +189,7 @@ struct Label {
 struct BranchTargets {  // name: .branchtargets L1, L2, ...;  (used by brx.idx)
   std::string name;
   std::vector<std::uint32_t> labels;  // Function::labels indices
+  std::uint32_t position = 0;         // the instruction it was declared before
   bool operator==(const BranchTargets&) const = default;
 };
 
