@@ -40,5 +40,6 @@ void registerOccupancyCommand(CLI::App& app, Context& context);
 void registerModelCommand(CLI::App& app, Context& context);
 void registerCompileCommand(CLI::App& app, Context& context);
 void registerPtxCommand(CLI::App& app, Context& context);
+void registerRunCommand(CLI::App& app, Context& context);
 
 }  // namespace teg::cli

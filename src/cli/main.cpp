@@ -29,6 +29,8 @@ constexpr CommandEntry kCommands[] = {
     {"compile", "Compile a .cu with nvcc and report each kernel's ptxas resources",
      registerCompileCommand},
     {"ptx", "Read PTX: statistics, parse check, round trip", registerPtxCommand},
+    {"run", "Run a kernel on the functional emulator: results, --check, per-line warp statistics",
+     registerRunCommand},
 };
 
 }  // namespace

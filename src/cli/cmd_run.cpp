@@ -1,0 +1,297 @@
+// teg run --launch F [--gpu NAME] [--json] [--check] [--dump NAME=PATH]... [--blocks SPEC]
+//         [--max-instructions N] [--threads N] [--trace-out FILE]
+// Compiles the launch's .cu (or reads its .ptx), runs the kernel on the functional emulator and
+// prints what every warp did: instruction mix, SIMD efficiency and divergence, global coalescing,
+// shared-memory bank conflicts, per kernel and per source line. --check compares the buffers that
+// have expected values; --dump writes buffers out; --trace-out saves the warp trace for replay.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "run_support.hpp"
+#include "teg/emu/emulator.hpp"
+#include "teg/emu/launch.hpp"
+#include "teg/emu/statistics.hpp"
+#include "teg/occupancy/occupancy.hpp"
+#include "teg/ptx/parser.hpp"
+#include "teg/report/table.hpp"
+#include "teg/support/error.hpp"
+#include "teg/toolchain/compiler.hpp"
+#include "teg/trace/trace_file.hpp"
+
+namespace teg::cli {
+
+namespace {
+
+struct RunArgs {
+  std::string launch;
+  std::string gpu = "sm_80";
+  bool json = false;
+  bool check = false;
+  std::vector<std::string> dumps;
+  std::string blocks;
+  std::uint64_t maxInstructions = 0;
+  unsigned threads = 1;
+  std::string traceOut;
+};
+
+// nvcc 13 targets sm_75 and newer; older GPUs get sm_75 PTX (same semantics for these kernels).
+constexpr int kOldestNvccTarget = 75;
+
+struct Program {
+  ptx::Module module;
+  std::string arch;  // "" for a .ptx input
+  std::optional<toolchain::KernelResources> resources;
+  std::string note;
+};
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Program loadProgram(const emu::LaunchDescription& launch, const device::Device& gpu) {
+  Program p;
+  if (endsWith(launch.source, ".ptx")) {
+    p.module = ptx::parseFile(launch.source);
+    return p;
+  }
+  if (!endsWith(launch.source, ".cu"))
+    throw Error(fmt::format("{}: source '{}' must be a .cu or .ptx file", launch.file, launch.source));
+  toolchain::CompileOptions options;
+  options.arch = gpu.cc.smName();
+  if (gpu.cc.code() < kOldestNvccTarget) {
+    options.arch = fmt::format("sm_{}", kOldestNvccTarget);
+    p.note = fmt::format("nvcc cannot target {} ({}); compiled for {} instead", gpu.cc.smName(), gpu.name,
+                         options.arch);
+  }
+  const toolchain::CompileResult compiled = toolchain::compileCuda(launch.source, options);
+  p.arch = options.arch;
+  p.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)");
+  const std::string mangled = emu::findKernel(p.module, launch.kernel).name;
+  for (const auto& k : compiled.kernels)
+    if (k.mangledName == mangled && k.isEntry) p.resources = k;
+  return p;
+}
+
+// Blocks of the first wave: resident blocks per SM (occupancy) x SMs.
+std::optional<std::uint64_t> firstWave(const device::Device& gpu, const Program& program,
+                                       const emu::LaunchDescription& launch, const trace::KernelInfo& info) {
+  if (gpu.smCount <= 0) return std::nullopt;
+  occupancy::Launch l;
+  l.threadsPerBlock = static_cast<long long>(launch.block.count());
+  l.registersPerThread = program.resources ? program.resources->registers : info.registersPerThread;
+  l.staticSharedBytes = program.resources ? program.resources->staticSharedBytes
+                                          : static_cast<long long>(info.sharedBytesPerBlock) - launch.dynamicSmem;
+  l.dynamicSharedBytes = launch.dynamicSmem;
+  const occupancy::Occupancy occ = occupancy::computeOccupancyOrThrow(gpu, l);
+  return static_cast<std::uint64_t>(occ.blocksPerSm) * static_cast<std::uint64_t>(gpu.smCount);
+}
+
+struct Dump {
+  std::string name, path;
+  const emu::BufferArg* buffer = nullptr;
+};
+
+const emu::BufferArg* findBuffer(const emu::LaunchDescription& launch, const std::string& name) {
+  for (const auto& a : launch.args)
+    if (a.name == name && a.isBuffer()) return &std::get<emu::BufferArg>(a.value);
+  return nullptr;
+}
+
+std::vector<Dump> parseDumps(const std::vector<std::string>& specs, const emu::LaunchDescription& launch) {
+  std::vector<Dump> dumps;
+  for (const auto& spec : specs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      throw Error(fmt::format("--dump '{}': expected NAME=PATH (e.g. --dump c=c.bin or c=c.npy)", spec));
+    Dump d{spec.substr(0, eq), spec.substr(eq + 1), nullptr};
+    d.buffer = findBuffer(launch, d.name);
+    if (d.buffer == nullptr) {
+      std::string names;
+      for (const auto& a : launch.args)
+        if (a.isBuffer()) names += (names.empty() ? "" : ", ") + a.name;
+      throw Error(fmt::format("--dump '{}': '{}' is not a buffer argument of {} (buffers: {})", spec, d.name,
+                              launch.file, names));
+    }
+    dumps.push_back(d);
+  }
+  return dumps;
+}
+
+std::string dimText(const emu::Dim3& d) { return fmt::format("({}, {}, {})", d.x, d.y, d.z); }
+
+void runCommand(const RunArgs& a, Context& context) {
+  const emu::LaunchDescription launch = emu::readLaunchFile(a.launch);
+  const device::Device& gpu = context.devices().find(a.gpu);
+  const std::vector<Dump> dumps = parseDumps(a.dumps, launch);
+  const emu::MemoryGeometry geometry = emu::MemoryGeometry::forDevice(gpu);
+
+  const Program program = loadProgram(launch, gpu);
+  if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
+  emu::Emulator emulator(program.module, launch);
+  const trace::KernelInfo& info = emulator.kernelInfo();
+
+  const std::uint64_t gridBlocks = launch.grid.count();
+  std::vector<emu::BlockRange> ranges{emu::BlockRange{0, gridBlocks}};
+  if (!a.blocks.empty()) {
+    std::optional<std::uint64_t> wave;
+    if (a.blocks == "first-wave") wave = firstWave(gpu, program, launch, info);
+    ranges = parseBlockSpec(a.blocks, gridBlocks, wave);
+  }
+  const std::uint64_t emulatedBlocks = countBlocks(ranges);
+  const bool partial = emulatedBlocks < gridBlocks;
+  if (a.check && partial)
+    throw Error(fmt::format("--check needs the whole grid: with --blocks {} only {} of {} blocks run, so the other "
+                            "blocks' outputs are never computed (drop --blocks)",
+                            a.blocks, emulatedBlocks, gridBlocks));
+
+  emu::StatisticsCollector stats(geometry);
+  trace::TraceFanout fanout;
+  fanout.add(stats);
+  std::unique_ptr<trace::TraceFileWriter> traceWriter;
+  if (!a.traceOut.empty()) {
+    traceWriter = std::make_unique<trace::TraceFileWriter>(a.traceOut);
+    fanout.add(*traceWriter);
+  }
+  KernelJoiner joiner(fanout);
+  emu::RunOptions options;
+  options.maxInstructions = a.maxInstructions;
+  options.threads = a.threads;
+  options.listener = &joiner;
+  emu::RunSummary total;
+  fanout.beginKernel(info);
+  for (const auto& range : ranges) {
+    options.blocks = range;
+    const emu::RunSummary s = emulator.run(options);
+    total.blocksRun += s.blocksRun;
+    total.warpInstructions += s.warpInstructions;
+    total.threadInstructions += s.threadInstructions;
+  }
+  fanout.endKernel();
+  const emu::KernelStatistics& k = stats.kernels().at(0);
+
+  // --check
+  struct CheckRow {
+    std::string name;
+    double tolerance;
+    BufferComparison result;
+  };
+  std::vector<CheckRow> checks;
+  if (a.check) {
+    for (std::size_t i = 0; i < launch.args.size(); ++i) {
+      const auto& arg = launch.args[i];
+      if (!arg.isBuffer()) continue;
+      const auto& b = std::get<emu::BufferArg>(arg.value);
+      if (!b.expect) continue;
+      const auto expected = emu::materializeBuffer(b.type, b.count, b.expect->values,
+                                                   fmt::format("{}: args[{}] ({}) expect", launch.file, i, arg.name));
+      checks.push_back({arg.name, b.expect->tolerance,
+                        compareBuffer(b.type, emulator.buffer(arg.name), expected, b.expect->tolerance)});
+    }
+    if (checks.empty())
+      throw Error(fmt::format("--check: no buffer of {} has expected values (add \"expect\": {{\"file\": ..., "
+                              "\"tolerance\": ...}} to an output buffer)",
+                              launch.file));
+  }
+  for (const auto& d : dumps) writeDump(d.path, d.buffer->type, emulator.buffer(d.name));
+
+  const std::string blocksText =
+      partial ? fmt::format("{} of {} blocks emulated ({}){}", emulatedBlocks, gridBlocks, describeBlocks(ranges),
+                            a.blocks == "first-wave" ? ", the first wave" : "")
+              : fmt::format("all {} blocks emulated", gridBlocks);
+  if (a.json) {
+    nlohmann::json j;
+    j["launch"] = launch.file;
+    j["source"] = launch.source;
+    j["kernel"] = launch.kernel;
+    j["entry"] = emulator.kernel().name;
+    j["gpu"] = gpu.name;
+    j["gpu_id"] = gpu.id;
+    j["compute_capability"] = gpu.cc.str();
+    j["arch"] = program.arch.empty() ? nlohmann::json(nullptr) : nlohmann::json(program.arch);
+    if (!program.note.empty()) j["note"] = program.note;
+    j["grid"] = {launch.grid.x, launch.grid.y, launch.grid.z};
+    j["block"] = {launch.block.x, launch.block.y, launch.block.z};
+    j["dynamic_smem"] = launch.dynamicSmem;
+    j["blocks"] = {{"grid", gridBlocks},
+                   {"emulated", emulatedBlocks},
+                   {"partial", partial},
+                   {"ranges", describeBlocks(ranges)},
+                   {"spec", a.blocks.empty() ? "all" : a.blocks}};
+    j["run"] = {{"blocks_run", total.blocksRun},
+                {"warp_instructions", total.warpInstructions},
+                {"thread_instructions", total.threadInstructions}};
+    j["statistics"] = statisticsJson(k, geometry);
+    if (a.check) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& c : checks) {
+        nlohmann::json row = {{"buffer", c.name},         {"elements", c.result.elements},
+                              {"mismatches", c.result.mismatches}, {"tolerance", c.tolerance},
+                              {"max_abs_difference", c.result.maxAbsDifference},
+                              {"ok", c.result.mismatches == 0}};
+        if (c.result.mismatches) {
+          row["first_index"] = c.result.firstIndex;
+          row["first_actual"] = c.result.firstActual;
+          row["first_expected"] = c.result.firstExpected;
+        }
+        rows.push_back(row);
+      }
+      j["check"] = rows;
+    }
+    if (traceWriter) j["trace_out"] = {{"path", a.traceOut}, {"bytes", traceWriter->bytesWritten()}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("kernel {} ({}) from {}{}\n", launch.kernel, emulator.kernel().name, launch.source,
+                             program.arch.empty() ? "" : ", compiled for " + program.arch);
+    std::cout << fmt::format("launch: grid {} x block {}, dynamic shared memory {} B\n", dimText(launch.grid),
+                             dimText(launch.block), launch.dynamicSmem);
+    std::cout << fmt::format("GPU for the memory statistics: {}\n", gpu.name);
+    std::cout << "blocks: " << blocksText << "\n";
+    if (partial) std::cout << "NOTE: only these blocks ran; the statistics below cover them only.\n";
+    std::cout << "\n" << renderStatistics(k, geometry);
+    if (a.check) {
+      report::Table t({"buffer", "elements", "mismatches", "max |diff|", "tolerance", "result"});
+      for (const auto& c : checks)
+        t.addRow({c.name, std::to_string(c.result.elements), std::to_string(c.result.mismatches),
+                  fmt::format("{:.3g}", c.result.maxAbsDifference), fmt::format("{:g}", c.tolerance),
+                  c.result.mismatches ? "MISMATCH" : "ok"});
+      std::cout << "\ncheck\n" << t.render();
+    }
+    for (const auto& d : dumps) std::cout << fmt::format("dumped {} to {}\n", d.name, d.path);
+    if (traceWriter) std::cout << fmt::format("trace written to {} ({} bytes)\n", a.traceOut, traceWriter->bytesWritten());
+  }
+  for (const auto& c : checks)
+    if (c.result.mismatches)
+      throw Error(fmt::format("check failed: buffer '{}': {} of {} elements differ (tolerance {:g}); first at index "
+                              "{}: got {}, expected {}",
+                              c.name, c.result.mismatches, c.result.elements, c.tolerance, c.result.firstIndex,
+                              c.result.firstActual, c.result.firstExpected));
+}
+
+}  // namespace
+
+void registerRunCommand(CLI::App& app, Context& context) {
+  auto args = std::make_shared<RunArgs>();
+  app.add_option("--launch", args->launch, "Launch description (JSON: source, kernel, grid, block, args)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--gpu", args->gpu,
+                 "GPU whose compute capability picks the nvcc arch and whose banks/sectors the statistics use "
+                 "(default sm_80)");
+  app.add_flag("--json", args->json, "Machine-readable output");
+  app.add_flag("--check", args->check, "Compare buffers with their expected values; exit 1 on a mismatch");
+  app.add_option("--dump", args->dumps,
+                 "Write a buffer's final contents: NAME=PATH (raw little-endian; NumPy when PATH ends in .npy); "
+                 "repeatable");
+  app.add_option("--blocks", args->blocks,
+                 "Emulate only these blocks: first-wave, all, or indices and ranges like 0-15 or 0,5,9");
+  app.add_option("--max-instructions", args->maxInstructions,
+                 "Stop with an error after this many warp instructions (0 = no limit)");
+  app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
+  app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
+  app.callback([args, &context] { runCommand(*args, context); });
+}
+
+}  // namespace teg::cli
