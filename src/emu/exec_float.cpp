@@ -384,6 +384,20 @@ void BlockRunner::execConvert(Warp& w, Frame& f, const Decoded& d, std::uint32_t
       default: return std::numeric_limits<double>::quiet_NaN();
     }
   };
+  if ((dt == Type::F16x2 || dt == Type::Bf16x2) && st == Type::F32 && d.numSrc == 2) {
+    // cvt.rn{.relu}.f16x2.f32 d, a, b: a goes to the upper half, b to the lower (PTX ISA cvt).
+    const View b = read(w, f, d.src[1], scratch_[1].data());
+    bool relu = false;
+    for (Qualifier q : f.code->function->qualifiersOf(*d.ir))
+      if (q == Qualifier::Relu) relu = true;
+    auto one = [&](std::uint64_t v) -> std::uint64_t {
+      double x = f32(v);
+      if (relu && !std::isnan(x) && x < 0) x = 0;
+      return dt == Type::F16x2 ? toHalf(x, mode, satfinite) : toBf16(x, mode);
+    };
+    forEachLane(exec, [&](int l) { write(f, d.dst, l, (one(a[l]) << 16) | one(b[l])); });
+    return;
+  }
   if (sFloat && !(st == Type::F32 || st == Type::F64 || st == Type::F16 || st == Type::Bf16)) {
     if (exec) fail(w, std::countr_zero(exec), d, "conversion not supported by the emulator");
     return;

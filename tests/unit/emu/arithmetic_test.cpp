@@ -416,7 +416,9 @@ TEST(Arithmetic, HalfPrecision) {
   cvt.rn.satfinite.f16.f32 %h7, 0f477FF000;
   cvt.u32.u16 %r10, %h7;
   S32 8 %r10
-)", 9);
+  cvt.rn.f16x2.f32 %r11, 0f40000000, 0f3F800000;
+  S32 9 %r11
+)", 10);
   EXPECT_EQ(r[0], 0x3555u);      // 1/3 in binary16
   EXPECT_EQ(r[1], 0x7C00u);      // 65520 rounds to +inf
   EXPECT_EQ(r[2], 0x7BFFu);      // toward zero: 65504, the largest finite
@@ -426,6 +428,7 @@ TEST(Arithmetic, HalfPrecision) {
   EXPECT_EQ(r[6], 0x4900u);      // 3 * 3 + 1 = 10 = 1.25 * 2^3
   EXPECT_EQ(r[7], 0x3FC0u);      // 1.5000001 -> bf16 1.5
   EXPECT_EQ(r[8], 0x7BFFu);      // .satfinite: 65520 -> 65504 instead of +inf
+  EXPECT_EQ(r[9], 0x40003C00u);  // {2.0 (upper, from a), 1.0 (lower, from b)}
 }
 
 }  // namespace

@@ -179,11 +179,13 @@ TEST(Atomics, SharedAndGenericAtomicsAndExch) {
   atom.global.exch.b32 %r7, [%rd1+16], 77;
   st.global.u32 [%rd1+20], %r7;
 END:
+  mov.b32 %r8, {0x3800, 0x3C00};
+  red.global.add.noftz.f16x2 [%rd1+24], %r8;
   ret;
 })";
   const ptx::Module m = parsePtx(src);
   Emulator e(m, "k", {1, 1, 1}, {64, 1, 1});
-  std::vector<std::uint32_t> init(6, 0);
+  std::vector<std::uint32_t> init(7, 0);
   init[4] = 5;
   e.addBuffer("out", bytesOf(init));
   e.run();
@@ -194,6 +196,8 @@ END:
   EXPECT_EQ(out[3], 0u);
   EXPECT_EQ(out[4], 77u);
   EXPECT_EQ(out[5], 5u);
+  // 64 threads add {0.5 (low), 1.0 (high)} in binary16: 32 = 0x5000 and 64 = 0x5400, exact.
+  EXPECT_EQ(out[6], 0x54005000u);
 }
 
 }  // namespace
