@@ -6,9 +6,10 @@
 // device state, FUNC_SHMEM_LIMIT_OPTIN, one block barrier (what cudaFuncAttributes converts to).
 //
 // Coverage per device: every block size 1..max x every register count 0..max (no shared memory);
-// 30 block sizes x 21 register counts x ~300 shared-memory sizes (a 997-byte stride plus both sides
-// of every N-blocks boundary), with and without static shared memory; for cc >= 7.0, 10 carve-out
-// preferences; and the block-size suggestion against cudaOccMaxPotentialOccupancyBlockSize.
+// 30 block sizes x 21 register counts x ~100-200 shared-memory sizes (a 2039-byte stride plus
+// both sides of every N-blocks boundary), alternately all dynamic or partly static; for cc >= 7.0,
+// 10 carve-out preferences; and the block-size suggestion against
+// cudaOccMaxPotentialOccupancyBlockSize.
 #include <gtest/gtest.h>
 
 #ifdef TEG_HAVE_CUDA_OCCUPANCY_H
@@ -142,22 +143,24 @@ class Checker {
     cudaOccResult o{};
     const cudaOccError status =
         cudaOccMaxActiveBlocksPerMultiprocessor(&o, &props_, &attr, &state, threads, static_cast<size_t>(dynSmem));
-    const std::string where = fmt::format("{} threads={} regs={} static={} dyn={} carveout={}", d_.id,
-                                          threads, regs, staticSmem, dynSmem, carveout);
+    auto where = [&] {
+      return fmt::format("{} threads={} regs={} static={} dyn={} carveout={}", d_.id, threads, regs,
+                         staticSmem, dynSmem, carveout);
+    };
     if (status != CUDA_OCC_SUCCESS) {
-      fail(where, fmt::format("oracle error {}", static_cast<int>(status)));
+      fail(where(), fmt::format("oracle error {}", static_cast<int>(status)));
       return;
     }
     if (o.activeBlocksPerMultiprocessor == 0) {
-      if (t.ok()) fail(where, fmt::format("oracle: 0 blocks; teg: {} blocks", t.blocksPerSm));
+      if (t.ok()) fail(where(), fmt::format("oracle: 0 blocks; teg: {} blocks", t.blocksPerSm));
       return;
     }
     if (!t.ok()) {
-      fail(where, fmt::format("oracle: {} blocks; teg: {}", o.activeBlocksPerMultiprocessor,
+      fail(where(), fmt::format("oracle: {} blocks; teg: {}", o.activeBlocksPerMultiprocessor,
                               violationMessage(d_, l, t)));
       return;
     }
-    std::string diff;
+    std::string diff;  // stays empty (no allocation) while everything agrees
     auto same = [&](const char* what, long long a, long long b) {
       if (a != b) diff += fmt::format(" {}: teg {} oracle {};", what, a, b);
     };
@@ -176,7 +179,7 @@ class Checker {
     for (Resource r : kAllResources)
       if (t.limitedBy(r) && (r != Resource::Barriers || barriersCompared)) ours |= oracleBit(r);
     same("limiting factors", ours, o.limitingFactors & ~static_cast<unsigned>(OCC_LIMIT_VIRTUAL_RESOURCES));
-    if (!diff.empty()) fail(where, diff);
+    if (!diff.empty()) fail(where(), diff);
   }
 
   void checkSuggestion(int regs, long long dynSmem) {
@@ -246,7 +249,7 @@ TEST_P(OracleTest, MatchesCudaOccupancyHeader) {
   // 2. Shared memory: a 997-byte stride past the limit, plus both sides of every boundary where
   // the SM's shared memory holds exactly N blocks.
   std::vector<long long> sizes;
-  for (long long s = 0; s <= optin + 2 * l.sharedMemoryAllocationUnit; s += 997) sizes.push_back(s);
+  for (long long s = 0; s <= optin + 2 * l.sharedMemoryAllocationUnit; s += 2039) sizes.push_back(s);
   for (int n = 1; n <= l.maxBlocksPerSm; ++n) {
     const long long edge = l.sharedMemoryPerSm / n - l.reservedSharedMemoryPerBlock;
     for (long long s : {edge - 1, edge, edge + 1})
@@ -260,10 +263,12 @@ TEST_P(OracleTest, MatchesCudaOccupancyHeader) {
     if (t > maxThreads) continue;
     for (int r : regSet) {
       if (r > maxRegs) continue;
+      bool withStatic = (t + r) % 2 == 0;
       for (long long s : sizes) {
-        checker.check(t, r, 0, s);
-        const long long st = std::min<long long>(s, 2048);  // part of it static
+        // Alternately all dynamic, or the first 2 KB static.
+        const long long st = withStatic ? std::min<long long>(s, 2048) : 0;
         checker.check(t, r, st, s - st);
+        withStatic = !withStatic;
       }
     }
   }
