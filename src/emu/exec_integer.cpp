@@ -183,12 +183,12 @@ bool BlockRunner::execInteger(Warp& w, Frame& f, const Decoded& d, std::uint32_t
           put(l, static_cast<std::uint64_t>(std::clamp(r, lo, hiv)));
           return;
         }
-        unsigned __int128 r;
+        UInt128 r;
         if (isSub) {
-          r = static_cast<unsigned __int128>(U(a[l])) - U(b[l]) - cin;
-          if (cc) w.carry[l] = static_cast<std::uint8_t>(U(a[l]) < static_cast<unsigned __int128>(U(b[l])) + cin);
+          r = static_cast<UInt128>(U(a[l])) - U(b[l]) - cin;
+          if (cc) w.carry[l] = static_cast<std::uint8_t>(U(a[l]) < static_cast<UInt128>(U(b[l])) + cin);
         } else {
-          r = static_cast<unsigned __int128>(U(a[l])) + U(b[l]) + cin;
+          r = static_cast<UInt128>(U(a[l])) + U(b[l]) + cin;
           if (cc) w.carry[l] = static_cast<std::uint8_t>((r >> bits) & 1u);
         }
         put(l, U(static_cast<std::uint64_t>(r)));
@@ -200,8 +200,8 @@ bool BlockRunner::execInteger(Warp& w, Frame& f, const Decoded& d, std::uint32_t
     case Opcode::Madc: {
       const bool isMad = d.op != Opcode::Mul;
       forEachLane(exec, [&](int l) {
-        __int128 p = sgn ? static_cast<__int128>(S(a[l])) * S(b[l])
-                         : static_cast<__int128>(static_cast<unsigned __int128>(U(a[l])) * U(b[l]));
+        Int128 p = sgn ? static_cast<Int128>(S(a[l])) * S(b[l])
+                         : static_cast<Int128>(static_cast<UInt128>(U(a[l])) * U(b[l]));
         std::uint64_t r;
         if (wide) r = static_cast<std::uint64_t>(p);
         else if (hi) r = static_cast<std::uint64_t>(p >> bits);
@@ -214,7 +214,7 @@ bool BlockRunner::execInteger(Warp& w, Frame& f, const Decoded& d, std::uint32_t
             put(l, static_cast<std::uint64_t>(std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX)));
             return;
           }
-          const unsigned __int128 sum = static_cast<unsigned __int128>(lowBits(r, rbits)) + lowBits(c[l], rbits) + cin;
+          const UInt128 sum = static_cast<UInt128>(lowBits(r, rbits)) + lowBits(c[l], rbits) + cin;
           if (cc) w.carry[l] = static_cast<std::uint8_t>((sum >> rbits) & 1u);
           r = static_cast<std::uint64_t>(sum);
         }

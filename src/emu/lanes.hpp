@@ -8,6 +8,11 @@
 
 namespace teg::emu {
 
+// 128-bit integers for mul.hi/.wide and carries (a GCC/Clang extension; __extension__ keeps
+// -Wpedantic quiet).
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 UInt128;
+
 // Calls f(lane) for each set bit of `mask`; the full-warp case is a plain counted loop the
 // compiler can unroll and vectorise.
 template <class F>

@@ -137,9 +137,12 @@ TEST(KernelInfo, TraceCarriesCalleePcsAndMemoryAddresses) {
   EXPECT_TRUE(seen);
   // The atomic's 32 lanes all hit the buffer's first word.
   const std::uint32_t atom = pcOf(l.kernel, "atom.global.add");
-  for (const auto& r : l.records)
-    if (r.pc == atom)
-      for (std::uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(r.addresses[lane], e.bufferAddress("out"));
+  for (const auto& r : l.records) {
+    if (r.pc != atom) continue;
+    for (std::uint32_t lane = 0; lane < 32; ++lane) {
+      EXPECT_EQ(r.addresses[lane], e.bufferAddress("out"));
+    }
+  }
   EXPECT_EQ(readAs<std::uint32_t>(e.buffer("out"))[0], 32u);
 }
 
