@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "teg/device/database.hpp"
 #include "teg/support/error.hpp"
 #include "teg/trace/memory_access.hpp"
 
@@ -377,6 +378,26 @@ TEST(StatisticsCollector, RejectsAPcOutsideTheKernel) {
 TEST(StatisticsCollector, RejectsAnIncompleteGeometry) {
   EXPECT_THROW(StatisticsCollector(MemoryGeometry{0, 4, false, 32, 128}), teg::Error);
   EXPECT_THROW(StatisticsCollector(MemoryGeometry{32, 4, false, 0, 128}), teg::Error);
+}
+
+}  // namespace
+}  // namespace teg::emu
+
+namespace teg::emu {
+namespace {
+
+TEST(MemoryGeometry, FromTheDeviceDatabase) {
+  const auto db = device::DeviceDatabase::loadDefault();
+  // Guide, shared memory of cc 1.x: 16 banks, requests per half-warp; cc >= 5.0: 32 banks of 4 B.
+  const auto tesla = MemoryGeometry::forDevice(db.find("sm_13"));
+  EXPECT_EQ(tesla.sharedBanks, 16);
+  EXPECT_TRUE(tesla.halfWarpShared);
+  const auto ampere = MemoryGeometry::forDevice(db.find("A100"));
+  EXPECT_EQ(ampere.sharedBanks, 32);
+  EXPECT_EQ(ampere.sharedBankWidth, 4);
+  EXPECT_FALSE(ampere.halfWarpShared);
+  EXPECT_EQ(ampere.sectorBytes, 32);
+  EXPECT_EQ(ampere.lineBytes, 128);
 }
 
 }  // namespace
