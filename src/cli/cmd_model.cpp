@@ -126,7 +126,7 @@ void registerModelCommand(CLI::App& app, Context& context) {
   static constexpr Entry kSubcommands[] = {
       {"waves", "Waves of blocks over the SMs, tail, f_sched (Ma et al. eq. 3; --up-to: the zig-zag)",
        model::registerWavesCommand},
-      {"tmm", "TMM bound max(T1/P, T_inf, M*L/(TP)) and its transition points (Ma et al. eq. 1)",
+      {"tmm", "TMM bound max(T1/P, T_inf, M*L/(T*P)), T threads per core, and its transition points (Ma et al. eq. 1)",
        model::registerTmmCommand},
       {"combined", "TMM bound times f_sched for a launch (Ma et al. eqs. 6-7)",
        model::registerCombinedCommand},

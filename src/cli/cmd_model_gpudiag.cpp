@@ -118,6 +118,8 @@ void registerGpudiagCommand(CLI::App& app, Context& context) {
     use.sharedMemory = o->smem;
     const long long perWarp = o->regsPerWarp >= 0 ? o->regsPerWarp : (o->regs >= 0 ? o->regs * warpSize : 0);
     use.registersPerWarp = {perWarp};
+    if (perWarp > (1LL << 32) || use.sharedMemory > (1LL << 40))
+      throw Error("registers per warp or shared memory per block out of range");
     if (use.sharedMemory > 0 && buf.sharedMemory <= 0) throw Error("give --smem-per-sm (S) or --gpu");
     if (perWarp > 0 && buf.registerFiles[0].size <= 0) throw Error("give --regs-per-sm (R) or --gpu");
 

@@ -98,7 +98,7 @@ json tmmJson(const models::TmmBound& b) {
 void addTmmText(KeyValues& kv, const models::TmmInputs& in, const models::TmmBound& b) {
   kv.emplace_back("T1/P (compute)", num(b.computeTerm));
   kv.emplace_back("T_inf (span)", num(b.spanTerm));
-  kv.emplace_back("M*L/(TP) (memory)", num(b.memoryTerm));
+  kv.emplace_back("M*L/(T*P) (memory)", num(b.memoryTerm));
   kv.emplace_back("T_P (eq. 1)", fmt::format("{} time steps, {} bound", num(b.time), models::tmmLimitName(b.limiter)));
   if (b.threadsPerCoreToHideLatency)
     kv.emplace_back("latency hidden from", fmt::format("T >= {} threads per core (now {})",

@@ -14,6 +14,7 @@ namespace teg::models {
 std::int64_t roundUpTo(std::int64_t a, std::int64_t unit) {
   if (unit < 1) throw Error(fmt::format("allocation unit must be >= 1 (got {})", unit));
   if (a <= 0) return 0;
+  if (a > INT64_MAX - unit) throw Error(fmt::format("{} is out of range", a));
   return (a + unit - 1) / unit * unit;
 }
 
@@ -55,7 +56,10 @@ SlotCount slotCount(const StateBuffers& buf, const BlockUsage& use) {
       throw Error(fmt::format("register file {}: size must be >= 0 and granularity >= 1", i));
     const std::int64_t r = i < use.registersPerWarp.size() ? use.registersPerWarp[i] : 0;
     if (r < 0) throw Error("registers per warp cannot be negative");
-    const std::int64_t perBlock = use.warps * roundUpTo(r, file.granularity);  // b·⌈r_i, r_i,min⌉
+    const std::int64_t perWarp = roundUpTo(r, file.granularity);
+    // b·⌈r_i, r_i,min⌉; a product beyond 64 bits cannot fit in any register file.
+    const bool huge = perWarp > INT64_MAX / use.warps;
+    const std::int64_t perBlock = huge ? INT64_MAX : use.warps * perWarp;
     const std::int64_t term = perBlock > 0 ? file.size / perBlock : kNoLimit;
     out.byRegisters.push_back(term);
     if (term < best) {

@@ -29,7 +29,7 @@ std::vector<std::int64_t> sortedUnique(std::vector<std::int64_t> v) {
 // and at most `cap` blocks fit for the other reasons (N_slot,wsb).
 // Keeps u·N within 64 bits: real buffers are far below these bounds.
 void checkMagnitude(std::int64_t amount, int warps, int slots) {
-  if (amount > (std::int64_t{1} << 40) || warps > (1 << 20) || slots > (1 << 20))
+  if (amount > (std::int64_t{1} << 32) || warps > (1 << 12) || slots > (1 << 12))
     throw Error(fmt::format("measurement out of range (amount {}, warps {}, N_slot {})", amount,
                             warps, slots));
 }
@@ -53,7 +53,8 @@ BufferEstimate fitBuffer(const std::vector<BufferObservation>& obs,
   BufferEstimate best;
   best.mismatches = INT_MAX;
   for (const std::int64_t g : candidates) {
-    if (g < 1) throw Error(fmt::format("candidate granularity must be >= 1 (got {})", g));
+    if (g < 1 || g > (std::int64_t{1} << 34))
+      throw Error(fmt::format("candidate granularity must be in 1..2^34 (got {})", g));
     // The size boundaries the data imply: a sample needs size >= u·N (u = b·⌈x, g⌉), so the
     // smallest consistent size is one of the u·N.
     std::vector<std::int64_t> sizes;
