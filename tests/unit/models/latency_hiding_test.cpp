@@ -12,7 +12,7 @@ TEST(LatencyHiding, SixWarpsForTheSharedMemoryMad) {
   EXPECT_EQ(warpsToHideLatency(34.6, 6).warpsNeeded, 6);
 }
 
-// Seed 002 sect. 2 (method 4 discussion): MAD dest, src1, src2, src3 has latency 31.5 cycles at
+// Seed 002 sect. 6 ("method 4"): MAD dest, src1, src2, src3 has latency 31.5 cycles at
 // 4 cycles/warp (Table 3) — "we need 8 warps at least".
 TEST(LatencyHiding, EightWarpsForTheRegisterMad) {
   EXPECT_EQ(warpsToHideLatency(31.5, 4).warpsNeeded, 8);
