@@ -41,5 +41,6 @@ void registerModelCommand(CLI::App& app, Context& context);
 void registerCompileCommand(CLI::App& app, Context& context);
 void registerPtxCommand(CLI::App& app, Context& context);
 void registerRunCommand(CLI::App& app, Context& context);
+void registerPredictCommand(CLI::App& app, Context& context);
 
 }  // namespace teg::cli

@@ -31,6 +31,8 @@ constexpr CommandEntry kCommands[] = {
     {"ptx", "Read PTX: statistics, parse check, round trip", registerPtxCommand},
     {"run", "Run a kernel on the functional emulator: results, --check, per-line warp statistics",
      registerRunCommand},
+    {"predict", "Predict a kernel's cycles and time on a GPU with the TEG timing engine, and explain them",
+     registerPredictCommand},
 };
 
 }  // namespace

@@ -191,7 +191,14 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
 
   out += "\nAssumptions (what the prediction rests on)\n";
   Table a({"figure", "value", "origin"}, {Align::Left, Align::Left, Align::Left});
-  for (const auto& p : r.assumptions) a.addRow({p.parameter, p.value, p.origin});
+  // The text view shortens long citations; --json carries them whole.
+  auto shorten = [](const std::string& text, std::size_t width) {
+    if (text.size() <= width) return text;
+    std::size_t cut = width;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+    return text.substr(0, cut) + "…";
+  };
+  for (const auto& p : r.assumptions) a.addRow({p.parameter, shorten(p.value, 60), shorten(p.origin, 100)});
   out += a.render();
   return out;
 }

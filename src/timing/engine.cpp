@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <unordered_map>
 
@@ -31,10 +32,33 @@ struct TimingEngine::Impl {
   detail::BlockTrace* current = nullptr;
   bool haveKernel = false;
 
+  // no-divergence what-if: per warp of the current block, its full mask (the lanes of its first
+  // instruction) and the fraction of a packed instruction accumulated so far.
+  std::vector<std::uint32_t> fullMask;
+  std::vector<double> packed;
+
+  // With config.noDivergence, an ALU or branch instruction run by k of the warp's n lanes counts
+  // as k/n of an instruction: as if the lanes of divergent paths were packed into full warps.
+  // An approximation (the packing ignores dependences); memory and barrier instructions are kept.
+  bool keepUnderNoDivergence(const trace::WarpInstruction& r, const trace::StaticInstruction& s) {
+    if (r.warp >= fullMask.size()) {
+      fullMask.resize(r.warp + 1, 0);
+      packed.resize(r.warp + 1, 0.0);
+    }
+    if (fullMask[r.warp] == 0) fullMask[r.warp] = r.activeMask;
+    const bool packable = s.kind == trace::InstrKind::Alu || s.kind == trace::InstrKind::Branch;
+    if (!packable || r.activeMask == fullMask[r.warp] || fullMask[r.warp] == 0) return true;
+    packed[r.warp] += static_cast<double>(std::popcount(r.activeMask)) / std::popcount(fullMask[r.warp]);
+    if (packed[r.warp] < 1.0 - 1e-9) return false;
+    packed[r.warp] -= 1.0;
+    return true;
+  }
+
   void record(const trace::WarpInstruction& r) {
     if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
     detail::WarpOp op{r.pc, r.activeMask, detail::kNoMemory};
     const auto& s = kernel.instructions[r.pc];
+    if (config.noDivergence && !keepUnderNoDivergence(r, s)) return;
     const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
                         s.kind == trace::InstrKind::Atomic;
     if (memory && r.activeMask != 0) {
@@ -105,6 +129,8 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
 void TimingEngine::beginBlock(std::uint32_t block) {
   const auto it = impl_->position.find(block);
   impl_->current = it == impl_->position.end() ? nullptr : &impl_->blocks[it->second];
+  impl_->fullMask.clear();
+  impl_->packed.clear();
   if (impl_->current != nullptr) impl_->recorded[it->second] = true;
 }
 

@@ -18,10 +18,7 @@
 
 namespace teg::report {
 
-struct WhatIfOutcome {
-  std::string name;   // "no-bank-conflicts"
-  timing::TimingResult result;
-};
+using WhatIfOutcome = timing::WhatIfOutcome;
 
 struct TimingViewOptions {
   int topLines = 12;          // source lines in the per-line cost table

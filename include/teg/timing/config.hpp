@@ -77,6 +77,7 @@ struct TimingConfig {
   // What-if overrides (Lai §3.4: remove a bottleneck and re-run).
   bool noBankConflicts = false;
   bool perfectCoalescing = false;
+  bool noDivergence = false;         // pack partial-mask instructions (see TimingEngine::record)
   double forcedL2HitRate = -1;       // 0..1, or -1 = simulate the cache
   int maxResidentBlocks = 0;         // 0 = occupancy decides
 

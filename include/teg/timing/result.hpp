@@ -81,4 +81,10 @@ struct TimingResult {
   std::vector<Provenance> assumptions;
 };
 
+// The same trace re-run with one effect removed or changed (Lai §3.4).
+struct WhatIfOutcome {
+  std::string name;  // "no-bank-conflicts"
+  TimingResult result;
+};
+
 }  // namespace teg::timing

@@ -99,3 +99,38 @@ TEST(MemoryModel, ForcedL2HitRateIsExact) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(WhatIfModel, NoDivergencePacksHalfMaskedInstructionsIntoHalfAsMany) {
+  // One warp: 40 independent FMAs by lanes 0-15 then 40 by lanes 16-31 (an if/else). Packed,
+  // they are 40 full-warp instructions: issue every 2 cycles (unit interval) -> half the time.
+  auto config = simpleConfig(4, 2, 1);
+  const auto kernel = kernelOf({alu({1}, {2}), alu({3}, {2})}, 1, 32);
+  auto run = [&](bool packed) {
+    config.noDivergence = packed;
+    TimingEngine engine(config, {});
+    engine.beginKernel(kernel);
+    engine.beginBlock(0);
+    teg::trace::WarpInstruction r;
+    r.pc = 1;
+    r.activeMask = 0xFFFFFFFFu;
+    engine.instruction(r);  // establishes the warp's full mask
+    for (int half = 0; half < 2; ++half)
+      for (int i = 0; i < 40; ++i) {
+        r.pc = 0;
+        r.activeMask = half == 0 ? 0x0000FFFFu : 0xFFFF0000u;
+        engine.instruction(r);
+      }
+    engine.endBlock(0);
+    return engine.finish();
+  };
+  const auto diverged = run(false);
+  const auto packed = run(true);
+  EXPECT_EQ(diverged.warpInstructions, 81u);
+  EXPECT_EQ(packed.warpInstructions, 41u);
+  EXPECT_DOUBLE_EQ(diverged.cycles, 80 * 2.0 + 4);
+  EXPECT_DOUBLE_EQ(packed.cycles, 40 * 2.0 + 4);
+}
+
+}  // namespace

@@ -1,0 +1,27 @@
+// A launch's kernel as teg reads it: a .ptx file parsed directly, or a .cu compiled by nvcc for
+// the GPU's architecture (sm_75 for GPUs nvcc 13 no longer targets) with ptxas's resources.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "teg/device/device.hpp"
+#include "teg/emu/launch.hpp"
+#include "teg/ptx/ir.hpp"
+#include "teg/toolchain/compiler.hpp"
+
+namespace teg::analysis {
+
+struct KernelSource {
+  ptx::Module module;
+  std::string arch;                                     // "" for a .ptx source
+  std::optional<toolchain::KernelResources> resources;  // ptxas's figures for the launch's kernel
+  std::string note;                                     // e.g. why another arch was used
+};
+
+// Throws teg::Error for a missing file, a compile error (nvcc's message verbatim) or bad PTX.
+KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device::Device& gpu,
+                              const std::vector<std::string>& nvccArgs = {});
+
+}  // namespace teg::analysis

@@ -1,0 +1,50 @@
+// `teg predict` as a library call: from a launch description and a GPU to a timing prediction
+// and its what-ifs. The pipeline (seed 000 §3.3, Fig. 3.2, with teg's own parts):
+//   .cu --nvcc--> PTX + ptxas resources --parse--> IR --occupancy--> N_slot
+//   --emulate the busiest SM's blocks--> warp trace --TEG engine--> cycles, stalls, bounds
+// Each what-if replays the same trace through an engine whose configuration has one change.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "teg/device/device.hpp"
+#include "teg/emu/launch.hpp"
+#include "teg/occupancy/occupancy.hpp"
+#include "teg/timing/result.hpp"
+#include "teg/trace/trace.hpp"
+
+namespace teg::analysis {
+
+struct PredictRequest {
+  emu::LaunchDescription launch;
+  const device::Device* device = nullptr;
+  std::vector<std::string> whatIfs;
+  // Blocks of the busiest SM to simulate; 0 = automatic (three waves of resident blocks);
+  // `fullGrid` simulates every block of the SM's share.
+  std::uint64_t sampledBlocks = 0;
+  bool fullGrid = false;
+  unsigned threads = 1;                  // emulator worker threads
+  std::uint64_t maxInstructions = 0;     // emulator safety limit (0 = none)
+  std::vector<std::string> nvccArgs;     // extra nvcc arguments for a .cu source
+  std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
+  std::string traceOut;                  // also write the binary trace here
+  std::string carveoutNote;
+};
+
+struct Prediction {
+  trace::KernelInfo kernel;
+  occupancy::Occupancy occupancy;
+  int registersPerThread = 0;
+  std::string registersOrigin;  // "ptxas (sm_80)", "declared in the PTX", "--regs"
+  timing::TimingResult result;
+  std::vector<timing::WhatIfOutcome> whatIfs;
+};
+
+// Throws teg::Error with a one-line reason for bad input (missing file, compile error, impossible
+// launch, emulator fault, unknown what-if).
+Prediction predict(const PredictRequest& request);
+
+}  // namespace teg::analysis

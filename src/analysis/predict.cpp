@@ -1,0 +1,95 @@
+#include "teg/analysis/predict.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "teg/analysis/kernel_source.hpp"
+#include "teg/analysis/what_if.hpp"
+#include "teg/emu/emulator.hpp"
+#include "teg/support/error.hpp"
+#include "teg/timing/config.hpp"
+#include "teg/timing/engine.hpp"
+#include "teg/trace/trace_file.hpp"
+
+namespace teg::analysis {
+
+Prediction predict(const PredictRequest& request) {
+  if (request.device == nullptr) throw Error("predict: no GPU given");
+  const device::Device& gpu = *request.device;
+  KernelSource source = loadKernelSource(request.launch, gpu, request.nvccArgs);
+  emu::Emulator emulator(source.module, request.launch);
+  Prediction p;
+  p.kernel = emulator.kernelInfo();
+
+  // Registers and static shared memory as ptxas allocates them; else what the PTX declares.
+  if (request.registersPerThread) {
+    p.registersPerThread = *request.registersPerThread;
+    p.registersOrigin = "--regs";
+  } else if (source.resources) {
+    p.registersPerThread = source.resources->registers;
+    p.registersOrigin = fmt::format("ptxas ({})", source.arch);
+  } else {
+    p.registersPerThread = static_cast<int>(std::min<std::uint32_t>(p.kernel.registersPerThread, 255));
+    p.registersOrigin = "declared in the PTX (no ptxas figure: an upper bound of what ptxas would allocate)";
+  }
+  p.kernel.registersPerThread = static_cast<std::uint32_t>(p.registersPerThread);
+  occupancy::Launch launch;
+  launch.threadsPerBlock = static_cast<long long>(request.launch.block.count());
+  launch.registersPerThread = p.registersPerThread;
+  launch.staticSharedBytes = source.resources ? source.resources->staticSharedBytes
+                                              : static_cast<long long>(p.kernel.sharedBytesPerBlock) - request.launch.dynamicSmem;
+  launch.dynamicSharedBytes = request.launch.dynamicSmem;
+  p.occupancy = occupancy::computeOccupancyOrThrow(gpu, launch);
+
+  const timing::TimingConfig base = timing::timingConfigFor(gpu, p.occupancy.sharedMemoryPerSm);
+  timing::EngineOptions options;
+  options.residentBlocks = p.occupancy.blocksPerSm;
+  const auto warpsPerBlock = static_cast<int>(p.kernel.warpsPerBlock());
+  std::uint64_t sampled = request.sampledBlocks;
+  if (!request.fullGrid && sampled == 0) sampled = 3 * static_cast<std::uint64_t>(p.occupancy.blocksPerSm);
+  if (request.fullGrid) sampled = 0;
+  options.maxSampledBlocks = sampled;
+
+  std::vector<timing::TimingConfig> configs{base};
+  for (const auto& spec : request.whatIfs) {
+    configs.push_back(base);
+    applyWhatIf(spec, warpsPerBlock, configs.back());
+  }
+  std::vector<std::unique_ptr<timing::TimingEngine>> engines;
+  trace::TraceFanout fanout;
+  for (const auto& config : configs) {
+    engines.push_back(std::make_unique<timing::TimingEngine>(config, options));
+    fanout.add(*engines.back());
+  }
+  std::unique_ptr<trace::TraceFileWriter> writer;
+  if (!request.traceOut.empty()) {
+    writer = std::make_unique<trace::TraceFileWriter>(request.traceOut);
+    fanout.add(*writer);
+  }
+
+  emu::RunOptions run;
+  run.threads = request.threads;
+  run.maxInstructions = request.maxInstructions;
+  run.listener = &fanout;
+  const std::uint64_t gridBlocks = p.kernel.grid.count();
+  const auto smBlocks = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
+  run.blocks = emu::BlockRange{0, smBlocks.size(), static_cast<std::uint64_t>(std::max(1, base.smCount))};
+  emulator.run(run);
+
+  p.result = engines[0]->finish();
+  p.result.assumptions.insert(p.result.assumptions.begin(),
+                              timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
+  if (!source.note.empty())
+    p.result.assumptions.insert(p.result.assumptions.begin(), timing::Provenance{"instruction stream", source.arch + " PTX", source.note});
+  p.result.assumptions.push_back({"not modelled",
+                                  "instruction cache, constant-cache misses, textures, tensor cores, DRAM pages and "
+                                  "partition camping, L2 slices, clock boost changes, launch overhead",
+                                  "see docs/timing.md"});
+  for (std::size_t i = 1; i < engines.size(); ++i)
+    p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
+  return p;
+}
+
+}  // namespace teg::analysis

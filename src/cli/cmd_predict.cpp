@@ -1,0 +1,164 @@
+// teg predict --launch F --gpu NAME [--json] [--what-if X]... [--full | --sample-blocks N]
+//             [--threads N] [--regs R] [--trace-out FILE] [--no-timeline]
+// teg predict --cu K.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--arg NAME=TYPE:VALUE]...
+//             [--buffer NAME=TYPE:COUNT]... --gpu NAME ...
+// Predicts the kernel's cycles and time on the GPU with the TEG timing engine and explains them.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "command.hpp"
+#include "teg/analysis/predict.hpp"
+#include "teg/analysis/what_if.hpp"
+#include "teg/report/timing_view.hpp"
+#include "teg/support/error.hpp"
+
+namespace teg::cli {
+
+namespace {
+
+struct PredictArgs {
+  std::string launch, gpu, cu, kernel, grid, block, traceOut;
+  std::vector<std::string> scalars, buffers, whatIfs, nvccArgs;
+  bool json = false, full = false, noTimeline = false;
+  std::uint64_t sampleBlocks = 0, maxInstructions = 0;
+  unsigned threads = 1;
+  int regs = -1;
+  std::uint32_t dynamicSmem = 0;
+};
+
+emu::Dim3 parseDim(const std::string& option, const std::string& text) {
+  std::vector<std::uint32_t> values;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    try {
+      std::size_t used = 0;
+      const unsigned long v = std::stoul(part, &used);
+      if (used != part.size() || v == 0 || v > 0xffffffffUL) throw std::invalid_argument(part);
+      values.push_back(static_cast<std::uint32_t>(v));
+    } catch (const std::exception&) {
+      throw Error(fmt::format("{} '{}': expected 1 to 3 positive integers separated by commas", option, text));
+    }
+  }
+  if (values.empty() || values.size() > 3)
+    throw Error(fmt::format("{} '{}': expected 1 to 3 positive integers separated by commas", option, text));
+  emu::Dim3 d;
+  d.x = values[0];
+  if (values.size() > 1) d.y = values[1];
+  if (values.size() > 2) d.z = values[2];
+  return d;
+}
+
+// "NAME=TYPE:X" -> (name, type, x)
+std::tuple<std::string, emu::ScalarType, std::string> splitArg(const std::string& option, const std::string& text) {
+  const auto eq = text.find('='), colon = text.find(':', eq == std::string::npos ? 0 : eq);
+  if (eq == std::string::npos || colon == std::string::npos)
+    throw Error(fmt::format("{} '{}': expected NAME=TYPE:VALUE, e.g. n=i32:1024 or x=f32:4096", option, text));
+  const std::string type = text.substr(eq + 1, colon - eq - 1);
+  const auto t = emu::scalarTypeFromName(type);
+  if (!t) throw Error(fmt::format("{} '{}': unknown type '{}' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)", option, text, type));
+  return {text.substr(0, eq), *t, text.substr(colon + 1)};
+}
+
+// The launch from --cu/--kernel/--grid/--block and the arguments, in the order given.
+emu::LaunchDescription launchFromShortcuts(const PredictArgs& a, const std::vector<std::string>& order) {
+  if (a.kernel.empty() || a.grid.empty() || a.block.empty())
+    throw Error("--cu needs --kernel, --grid and --block (and the kernel's arguments as --arg/--buffer)");
+  emu::LaunchDescription l;
+  l.file = "(command line)";
+  l.source = a.cu;
+  l.kernel = a.kernel;
+  l.grid = parseDim("--grid", a.grid);
+  l.block = parseDim("--block", a.block);
+  l.dynamicSmem = a.dynamicSmem;
+  for (const auto& item : order) {
+    const bool isBuffer = item.rfind("B", 0) == 0;
+    const std::string text = item.substr(1);
+    auto [name, type, value] = splitArg(isBuffer ? "--buffer" : "--arg", text);
+    emu::LaunchArg arg;
+    arg.name = name;
+    try {
+      if (isBuffer) {
+        emu::BufferArg b;
+        b.type = type;
+        b.count = std::stoull(value);
+        b.init = emu::RandomInit{1, 0, 1};
+        arg.value = b;
+      } else {
+        emu::ScalarArg s;
+        s.type = type;
+        if (emu::isFloatingPoint(type)) s.value = std::stod(value);
+        else if (emu::isSigned(type)) s.value = static_cast<std::int64_t>(std::stoll(value));
+        else s.value = static_cast<std::uint64_t>(std::stoull(value));
+        arg.value = s;
+      }
+    } catch (const std::exception&) {
+      throw Error(fmt::format("{} '{}': '{}' is not a number", isBuffer ? "--buffer" : "--arg", text, value));
+    }
+    l.args.push_back(std::move(arg));
+  }
+  return l;
+}
+
+}  // namespace
+
+void registerPredictCommand(CLI::App& app, Context& context) {
+  auto a = std::make_shared<PredictArgs>();
+  auto order = std::make_shared<std::vector<std::string>>();
+  app.add_option("--launch", a->launch, "Launch description (JSON): source, kernel, grid, block, args")->check(CLI::ExistingFile);
+  app.add_option("--gpu", a->gpu, "GPU to predict for (teg devices lists them)")->required();
+  app.add_option("--cu", a->cu, "Shortcut: the .cu (or .ptx) source instead of --launch")->check(CLI::ExistingFile);
+  app.add_option("--kernel", a->kernel, "Shortcut: kernel name");
+  app.add_option("--grid", a->grid, "Shortcut: grid, e.g. 1024 or 64,64");
+  app.add_option("--block", a->block, "Shortcut: block, e.g. 256 or 16,16");
+  app.add_option("--dyn-smem", a->dynamicSmem, "Shortcut: dynamic shared memory per block, bytes");
+  app.add_option_function<std::vector<std::string>>(
+      "--arg", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back("S" + s); },
+      "Shortcut: a scalar argument NAME=TYPE:VALUE, in parameter order with --buffer");
+  app.add_option_function<std::vector<std::string>>(
+      "--buffer", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back("B" + s); },
+      "Shortcut: a buffer argument NAME=TYPE:COUNT (random values in [0,1))");
+  app.add_option("--what-if", a->whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
+  app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
+  app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves)");
+  app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
+  app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions");
+  app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
+  app.add_option("--trace-out", a->traceOut, "Also write the simulated SM's warp trace (binary) here");
+  app.add_option("--nvcc-arg", a->nvccArgs, "Extra argument for nvcc (repeatable)");
+  app.add_flag("--no-timeline", a->noTimeline, "Leave the per-warp timeline out of the text report");
+  app.add_flag("--json", a->json, "Print JSON");
+  app.callback([a, order, &context] {
+    if (a->launch.empty() == a->cu.empty()) throw Error("give either --launch FILE or --cu FILE with --kernel/--grid/--block");
+    analysis::PredictRequest request;
+    request.launch = a->launch.empty() ? launchFromShortcuts(*a, *order) : emu::readLaunchFile(a->launch);
+    request.device = &context.devices().find(a->gpu);
+    request.whatIfs = a->whatIfs;
+    request.fullGrid = a->full;
+    request.sampledBlocks = a->sampleBlocks;
+    request.threads = a->threads;
+    request.maxInstructions = a->maxInstructions;
+    request.nvccArgs = a->nvccArgs;
+    if (a->regs >= 0) request.registersPerThread = a->regs;
+    request.traceOut = a->traceOut;
+    const analysis::Prediction p = analysis::predict(request);
+    if (a->json) {
+      auto j = report::timingJson(p.result, p.kernel, p.whatIfs);
+      j["registers_per_thread"] = p.registersPerThread;
+      j["occupancy"] = {{"blocks_per_sm", p.occupancy.blocksPerSm}, {"warps_per_sm", p.occupancy.warpsPerSm},
+                        {"occupancy", p.occupancy.occupancy}};
+      std::cout << j.dump(2) << "\n";
+      return;
+    }
+    report::TimingViewOptions view;
+    view.showTimeline = !a->noTimeline;
+    std::cout << fmt::format("occupancy:   {} blocks/SM, {} warps/SM ({:.0f} %), {} registers per thread ({})\n",
+                             p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100 * p.occupancy.occupancy,
+                             p.registersPerThread, p.registersOrigin)
+              << report::renderTimingText(p.result, p.kernel, p.whatIfs, view);
+  });
+}
+
+}  // namespace teg::cli

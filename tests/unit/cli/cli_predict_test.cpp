@@ -1,0 +1,47 @@
+// teg predict end to end on a corpus kernel (needs nvcc; skipped without it).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "run_teg.hpp"
+
+using teg::test::runTeg;
+
+namespace {
+
+bool haveNvcc() { return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 || std::getenv("CUDA_HOME") != nullptr; }
+
+const std::string kSaxpy = std::string(TEG_SOURCE_DIR) + "/examples/kernels/saxpy.launch.json";
+
+TEST(CliPredict, JsonCarriesCyclesTimeAndBoundConsistently) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--json", "--what-if", "dram-bw=x2"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double cycles = j["cycles"];
+  EXPECT_GT(cycles, 0);
+  // time = cycles / clock: the A100-SXM4-40GB boost clock is 1410 MHz (whitepaper).
+  EXPECT_NEAR(j["time_ms"].get<double>(), cycles / 1410e3, 1e-9);
+  EXPECT_FALSE(j["bound"].get<std::string>().empty());
+  // saxpy on a grid of 1024 blocks: 1024 / 108 SMs -> the busiest SM runs 10 blocks.
+  EXPECT_EQ(j["sampling"]["blocks_on_sm"], 10);
+  // Doubling the DRAM bandwidth cannot make a memory-streaming kernel slower.
+  EXPECT_LE(j["what_if"][0]["cycles"].get<double>(), cycles);
+  EXPECT_EQ(j["registers_per_thread"], 12);  // ptxas on sm_80 (examples/kernels/README)
+}
+
+TEST(CliPredict, UnknownWhatIfIsAOneLineError) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--what-if", "faster-please"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("unknown what-if 'faster-please'"), std::string::npos) << r.err;
+}
+
+TEST(CliPredict, ShortcutsNeedTheLaunchShape) {
+  const auto r = runTeg({"predict", "--cu", kSaxpy, "--gpu", "a100"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--cu needs --kernel, --grid and --block"), std::string::npos) << r.err;
+}
+
+}  // namespace
