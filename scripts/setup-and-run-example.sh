@@ -11,3 +11,6 @@ echo '$ teg occupancy --gpu c2050 --threads 256 --regs 21 --smem 0   # MCS 572 l
 echo
 echo '$ teg occupancy --gpu c2050 --threads 256 --regs 22 --smem 0'
 "$teg" occupancy --gpu c2050 --threads 256 --regs 22 --smem 0
+echo
+echo '$ teg predict --launch examples/kernels/matmul_abt_conflict.launch.json --gpu a100 --what-if no-bank-conflicts --no-timeline'
+"$teg" predict --launch "$root/examples/kernels/matmul_abt_conflict.launch.json" --gpu a100 --what-if no-bank-conflicts --no-timeline
