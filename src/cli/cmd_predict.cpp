@@ -1,7 +1,7 @@
 // teg predict --launch F --gpu NAME [--json] [--what-if X]... [--full | --sample-blocks N]
 //             [--threads N] [--regs R] [--trace-out FILE] [--no-timeline]
-// teg predict --cu K.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--arg NAME=TYPE:VALUE]...
-//             [--buffer NAME=TYPE:COUNT]... --gpu NAME ...
+// teg predict --cu K.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]
+//             [--arg NAME=TYPE:VALUE | --arg NAME=TYPE[COUNT]]... --gpu NAME ...
 // Predicts the kernel's cycles and time on the GPU with the TEG timing engine and explains them.
 #include <fmt/format.h>
 
@@ -20,7 +20,7 @@ namespace {
 
 struct PredictArgs {
   std::string launch, gpu, cu, kernel, grid, block, traceOut;
-  std::vector<std::string> scalars, buffers, whatIfs, nvccArgs;
+  std::vector<std::string> scalars, whatIfs, nvccArgs;
   bool json = false, full = false, noTimeline = false;
   std::uint64_t sampleBlocks = 0, maxInstructions = 0;
   unsigned threads = 1;
@@ -55,7 +55,7 @@ emu::Dim3 parseDim(const std::string& option, const std::string& text) {
 std::tuple<std::string, emu::ScalarType, std::string> splitArg(const std::string& option, const std::string& text) {
   const auto eq = text.find('='), colon = text.find(':', eq == std::string::npos ? 0 : eq);
   if (eq == std::string::npos || colon == std::string::npos)
-    throw Error(fmt::format("{} '{}': expected NAME=TYPE:VALUE, e.g. n=i32:1024 or x=f32:4096", option, text));
+    throw Error(fmt::format("{} '{}': expected NAME=TYPE:VALUE or NAME=TYPE[COUNT], e.g. n=i32:1024 or x=f32[4096]", option, text));
   const std::string type = text.substr(eq + 1, colon - eq - 1);
   const auto t = emu::scalarTypeFromName(type);
   if (!t) throw Error(fmt::format("{} '{}': unknown type '{}' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)", option, text, type));
@@ -63,9 +63,9 @@ std::tuple<std::string, emu::ScalarType, std::string> splitArg(const std::string
 }
 
 // The launch from --cu/--kernel/--grid/--block and the arguments, in the order given.
-emu::LaunchDescription launchFromShortcuts(const PredictArgs& a, const std::vector<std::string>& order) {
+emu::LaunchDescription launchFromShortcuts(const PredictArgs& a) {
   if (a.kernel.empty() || a.grid.empty() || a.block.empty())
-    throw Error("--cu needs --kernel, --grid and --block (and the kernel's arguments as --arg/--buffer)");
+    throw Error("--cu needs --kernel, --grid and --block (and the kernel's arguments as --arg)");
   emu::LaunchDescription l;
   l.file = "(command line)";
   l.source = a.cu;
@@ -73,10 +73,12 @@ emu::LaunchDescription launchFromShortcuts(const PredictArgs& a, const std::vect
   l.grid = parseDim("--grid", a.grid);
   l.block = parseDim("--block", a.block);
   l.dynamicSmem = a.dynamicSmem;
-  for (const auto& item : order) {
-    const bool isBuffer = item.rfind("B", 0) == 0;
-    const std::string text = item.substr(1);
-    auto [name, type, value] = splitArg(isBuffer ? "--buffer" : "--arg", text);
+  for (const auto& text : a.scalars) {
+    // NAME=TYPE[COUNT] is a buffer, NAME=TYPE:VALUE a scalar.
+    const auto bracket = text.find('[');
+    const bool isBuffer = bracket != std::string::npos && !text.empty() && text.back() == ']';
+    auto [name, type, value] =
+        splitArg("--arg", isBuffer ? text.substr(0, bracket) + ":" + text.substr(bracket + 1, text.size() - bracket - 2) : text);
     emu::LaunchArg arg;
     arg.name = name;
     try {
@@ -87,15 +89,15 @@ emu::LaunchDescription launchFromShortcuts(const PredictArgs& a, const std::vect
         b.init = emu::RandomInit{1, 0, 1};
         arg.value = b;
       } else {
-        emu::ScalarArg s;
-        s.type = type;
-        if (emu::isFloatingPoint(type)) s.value = std::stod(value);
-        else if (emu::isSigned(type)) s.value = static_cast<std::int64_t>(std::stoll(value));
-        else s.value = static_cast<std::uint64_t>(std::stoull(value));
-        arg.value = s;
+        emu::ScalarArg sc;
+        sc.type = type;
+        if (emu::isFloatingPoint(type)) sc.value = std::stod(value);
+        else if (emu::isSigned(type)) sc.value = static_cast<std::int64_t>(std::stoll(value));
+        else sc.value = static_cast<std::uint64_t>(std::stoull(value));
+        arg.value = sc;
       }
     } catch (const std::exception&) {
-      throw Error(fmt::format("{} '{}': '{}' is not a number", isBuffer ? "--buffer" : "--arg", text, value));
+      throw Error(fmt::format("--arg '{}': '{}' is not a number", text, value));
     }
     l.args.push_back(std::move(arg));
   }
@@ -106,7 +108,6 @@ emu::LaunchDescription launchFromShortcuts(const PredictArgs& a, const std::vect
 
 void registerPredictCommand(CLI::App& app, Context& context) {
   auto a = std::make_shared<PredictArgs>();
-  auto order = std::make_shared<std::vector<std::string>>();
   app.add_option("--launch", a->launch, "Launch description (JSON): source, kernel, grid, block, args")->check(CLI::ExistingFile);
   app.add_option("--gpu", a->gpu, "GPU to predict for (teg devices lists them)")->required();
   app.add_option("--cu", a->cu, "Shortcut: the .cu (or .ptx) source instead of --launch")->check(CLI::ExistingFile);
@@ -114,12 +115,9 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_option("--grid", a->grid, "Shortcut: grid, e.g. 1024 or 64,64");
   app.add_option("--block", a->block, "Shortcut: block, e.g. 256 or 16,16");
   app.add_option("--dyn-smem", a->dynamicSmem, "Shortcut: dynamic shared memory per block, bytes");
-  app.add_option_function<std::vector<std::string>>(
-      "--arg", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back("S" + s); },
-      "Shortcut: a scalar argument NAME=TYPE:VALUE, in parameter order with --buffer");
-  app.add_option_function<std::vector<std::string>>(
-      "--buffer", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back("B" + s); },
-      "Shortcut: a buffer argument NAME=TYPE:COUNT (random values in [0,1))");
+  app.add_option("--arg", a->scalars,
+                 "Shortcut: the kernel's arguments in parameter order: NAME=TYPE:VALUE for a scalar, "
+                 "NAME=TYPE[COUNT] for a buffer (random values in [0,1))");
   app.add_option("--what-if", a->whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
   app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
   app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves)");
@@ -130,10 +128,10 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_option("--nvcc-arg", a->nvccArgs, "Extra argument for nvcc (repeatable)");
   app.add_flag("--no-timeline", a->noTimeline, "Leave the per-warp timeline out of the text report");
   app.add_flag("--json", a->json, "Print JSON");
-  app.callback([a, order, &context] {
+  app.callback([a, &context] {
     if (a->launch.empty() == a->cu.empty()) throw Error("give either --launch FILE or --cu FILE with --kernel/--grid/--block");
     analysis::PredictRequest request;
-    request.launch = a->launch.empty() ? launchFromShortcuts(*a, *order) : emu::readLaunchFile(a->launch);
+    request.launch = a->launch.empty() ? launchFromShortcuts(*a) : emu::readLaunchFile(a->launch);
     request.device = &context.devices().find(a->gpu);
     request.whatIfs = a->whatIfs;
     request.fullGrid = a->full;
