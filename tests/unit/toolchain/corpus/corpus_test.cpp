@@ -15,7 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "teg/emu/launch.hpp"
+#include "teg/ptx/compare.hpp"
 #include "teg/ptx/parser.hpp"
+#include "teg/ptx/printer.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
 #include "teg/toolchain/compiler.hpp"
@@ -149,6 +151,10 @@ TEST_P(Corpus, CompilesEverywhereWithTheResourcesItDeclares) {
     EXPECT_EQ(k->spillLoadBytes, 0);
 
     const ptx::Module module = ptx::parseModule(r.ptx, name + "." + arch + ".ptx");
+    // Round trip: parse -> print -> parse gives the same IR.
+    const ptx::Module again = ptx::parseModule(ptx::printModule(module), name + "." + arch + ".printed.ptx");
+    const auto difference = ptx::firstDifference(module, again);
+    EXPECT_FALSE(difference.has_value()) << name << " " << arch << ": " << difference.value_or("");
     for (const auto& w : module.warnings) ADD_FAILURE() << w.where.str() << ": " << w.message;
     ASSERT_FALSE(module.target.empty());
     EXPECT_EQ(module.target.front(), arch);
