@@ -28,7 +28,8 @@ class MemorySystem {
   // Whether `sectors` more can be issued at `now` without exceeding C_mem; a request larger than
   // C_mem may go when nothing else is in flight.
   bool canIssue(double now, int sectors);
-  // The earliest time a request of `sectors` could be accepted (for skipping idle cycles).
+  // No request of `sectors` can be accepted before this time (a lower bound, for skipping idle
+  // cycles: the next completion when the queue is full).
   double nextAcceptTime(double now, int sectors);
 
   // A load of the given sectors issued at `now`; returns when its data is back.

@@ -68,6 +68,10 @@ class Sm {
       warps_[w].regProducer.assign(registerCount_, Producer::Fixed);
     }
     schedulerFreeAt_.assign(static_cast<std::size_t>(std::max(1, config.schedulers)), 0.0);
+    schedulerWarps_.resize(schedulerFreeAt_.size());
+    for (std::size_t w = 0; w < warps_.size(); ++w)
+      schedulerWarps_[static_cast<std::size_t>(warps_[w].scheduler)].push_back(static_cast<int>(w));
+    earliest_.assign(warps_.size(), 0.0);
     lastIssued_.assign(schedulerFreeAt_.size(), -1);
     unitFreeAt_.assign(schedulerFreeAt_.size() * kClassCount, 0.0);
     completion_.assign(blocks.size(), 0.0);
@@ -158,6 +162,7 @@ class Sm {
       w.readyAt = now + config_.blockLaunchCycles;
       w.atBarrier = false;
       reasons_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = StallReason::Wait;
+      earliest_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = w.readyAt;
       std::fill(w.regReady.begin(), w.regReady.end(), 0.0);
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
@@ -245,23 +250,32 @@ class Sm {
   bool step(double now) {
     bool issuedAny = false;
     const int schedulers = static_cast<int>(schedulerFreeAt_.size());
-    const int n = static_cast<int>(warps_.size());
     for (int s = 0; s < schedulers; ++s) {
+      const auto& mine = schedulerWarps_[static_cast<std::size_t>(s)];
+      const int n = static_cast<int>(mine.size());
       int chosen = -1;
       std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
-      const int start = config_.policy == SchedulerPolicy::LooseRoundRobin ? lastIssued_[static_cast<std::size_t>(s)] + 1 : 0;
+      // Loose round-robin starts after the last issued warp (positions within this scheduler).
+      int start = 0;
+      if (config_.policy == SchedulerPolicy::LooseRoundRobin && lastIssued_[static_cast<std::size_t>(s)] >= 0)
+        start = (lastIssuedPos_[static_cast<std::size_t>(s)] + 1) % std::max(1, n);
       for (int k = 0; k < n; ++k) {
-        const int wi = ((start + k) % n + n) % n;
+        const int pos = (start + k) % n;
+        const int wi = mine[static_cast<std::size_t>(pos)];
         Warp& w = warps_[static_cast<std::size_t>(wi)];
-        if (!w.live || w.scheduler != s) continue;
+        if (!w.live) continue;
         StallReason reason{};
         const double t = earliest(w, reason);
+        earliest_[static_cast<std::size_t>(wi)] = t;
         reasons_[static_cast<std::size_t>(wi)] = reason;
         if (t > now) continue;
         reasons_[static_cast<std::size_t>(wi)] = StallReason::NotSelected;
         switch (config_.policy) {
           case SchedulerPolicy::LooseRoundRobin:
-            if (chosen < 0) chosen = wi;
+            if (chosen < 0) {
+              chosen = wi;
+              lastIssuedPos_[static_cast<std::size_t>(s)] = pos;
+            }
             break;
           case SchedulerPolicy::GreedyThenOldest:
             if (wi == lastIssued_[static_cast<std::size_t>(s)]) {
@@ -386,16 +400,16 @@ class Sm {
     result_.timeline.push_back(TimelineEntry{w.block->block, w.warpInBlock, pc, issue, complete});
   }
 
+  // The earliest times computed in step() are lower bounds (later issues only delay warps), so the
+  // next moment anything can happen is the smallest of them after `now`, or the next issue slot.
   double nextDecisionTime(double now, bool issued) {
-    double next = kNever;
+    double next = issued ? now + config_.issueIntervalCycles : kNever;
     for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
-      Warp& w = warps_[wi];
-      if (!w.live) continue;
-      StallReason ignored{};
-      next = std::min(next, earliest(w, ignored));
+      if (!warps_[wi].live) continue;
+      const double t = earliest_[wi];
+      if (t > now) next = std::min(next, t);
+      else next = std::min(next, now + std::min(1.0, config_.issueIntervalCycles));  // eligible, not picked
     }
-    if (issued) next = std::min(next, now + config_.issueIntervalCycles);
-    if (next <= now) next = now + std::min(1.0, config_.issueIntervalCycles);
     if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
     return next;
   }
@@ -438,6 +452,9 @@ class Sm {
   std::vector<StallReason> reasons_;
   std::vector<double> schedulerFreeAt_;
   std::vector<int> lastIssued_;
+  std::vector<int> lastIssuedPos_ = std::vector<int>(64, -1);
+  std::vector<std::vector<int>> schedulerWarps_;
+  std::vector<double> earliest_;
   std::vector<double> unitFreeAt_;
   double mioFreeAt_ = 0, lsuFreeAt_ = 0;
   std::array<std::uint64_t, kClassCount> unitIssued_{};
