@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "teg/analysis/kernel_source.hpp"
 #include "run_support.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
@@ -37,43 +38,7 @@ struct RunArgs {
   std::string traceOut;
 };
 
-// nvcc 13 targets sm_75 and newer; older GPUs get sm_75 PTX (same semantics for these kernels).
-constexpr int kOldestNvccTarget = 75;
-
-struct Program {
-  ptx::Module module;
-  std::string arch;  // "" for a .ptx input
-  std::optional<toolchain::KernelResources> resources;
-  std::string note;
-};
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-Program loadProgram(const emu::LaunchDescription& launch, const device::Device& gpu) {
-  Program p;
-  if (endsWith(launch.source, ".ptx")) {
-    p.module = ptx::parseFile(launch.source);
-    return p;
-  }
-  if (!endsWith(launch.source, ".cu"))
-    throw Error(fmt::format("{}: source '{}' must be a .cu or .ptx file", launch.file, launch.source));
-  toolchain::CompileOptions options;
-  options.arch = gpu.cc.smName();
-  if (gpu.cc.code() < kOldestNvccTarget) {
-    options.arch = fmt::format("sm_{}", kOldestNvccTarget);
-    p.note = fmt::format("nvcc cannot target {} ({}); compiled for {} instead", gpu.cc.smName(), gpu.name,
-                         options.arch);
-  }
-  const toolchain::CompileResult compiled = toolchain::compileCuda(launch.source, options);
-  p.arch = options.arch;
-  p.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)");
-  const std::string mangled = emu::findKernel(p.module, launch.kernel).name;
-  for (const auto& k : compiled.kernels)
-    if (k.mangledName == mangled && k.isEntry) p.resources = k;
-  return p;
-}
+using Program = analysis::KernelSource;
 
 // Blocks of the first wave: resident blocks per SM (occupancy) x SMs.
 std::optional<std::uint64_t> firstWave(const device::Device& gpu, const Program& program,
@@ -128,7 +93,7 @@ void runCommand(const RunArgs& a, Context& context) {
   const std::vector<Dump> dumps = parseDumps(a.dumps, launch);
   const emu::MemoryGeometry geometry = emu::MemoryGeometry::forDevice(gpu);
 
-  const Program program = loadProgram(launch, gpu);
+  const Program program = analysis::loadKernelSource(launch, gpu);
   if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
   emu::Emulator emulator(program.module, launch);
   const trace::KernelInfo& info = emulator.kernelInfo();

@@ -81,12 +81,10 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
   return done;
 }
 
-double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
+double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
   counters.sectorsRequested += static_cast<std::uint64_t>(count);
   double done = now;
   for (int i = 0; i < count; ++i) {
-    // Write-through to the L2: it occupies the L2 pipe and, on a miss, the DRAM pipe (the sector
-    // is eventually written back); the warp does not wait for it.
     const double ready = throughL2(now, sectors[i], true, counters);
     track(ready);
     done = std::max(done, ready);
@@ -94,15 +92,14 @@ double MemorySystem::store(double now, const std::uint64_t* sectors, int count, 
   return done;
 }
 
+// A store is written through to the L2: it occupies the L2 pipe and, on a miss, the DRAM pipe
+// (the sector is eventually written back); the warp does not wait for it.
+double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
+  return viaL2(now, sectors, count, counters);
+}
+
 double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
-  counters.sectorsRequested += static_cast<std::uint64_t>(count);
-  double done = now;
-  for (int i = 0; i < count; ++i) {
-    const double ready = throughL2(now, sectors[i], true, counters);
-    track(ready);
-    done = std::max(done, ready);
-  }
-  return done;
+  return viaL2(now, sectors, count, counters);
 }
 
 }  // namespace teg::timing::detail

@@ -41,6 +41,8 @@ class MemorySystem {
 
  private:
   double throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters);
+  // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
+  double viaL2(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);
   void track(double completion);
 
