@@ -16,5 +16,5 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 
 if [ -x "$root/scripts/fuzz.sh" ]; then
   echo "== fuzzing (bounded)"
-  "$root/scripts/fuzz.sh" 60
+  "$root/scripts/fuzz.sh" 30
 fi
