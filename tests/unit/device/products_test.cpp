@@ -15,6 +15,7 @@
 
 #include "teg/device/database.hpp"
 #include "teg/device/device.hpp"
+#include "validation_csv.hpp"
 
 namespace {
 
@@ -281,42 +282,7 @@ TEST(Products, SeedFiguresHold) {
 
 // --- measured latencies against data/validation/memory_latency.csv ------------------------------
 
-// Splits one CSV line; fields may be double-quoted (with "" for a quote inside).
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-// Reads a validation CSV into rows of fields (header dropped).
-std::vector<std::vector<std::string>> readCsv(const std::string& name) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/validation/" + name);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line))
-    if (!line.empty()) rows.push_back(splitCsv(line));
-  return rows;
-}
+std::vector<std::vector<std::string>> readCsv(const std::string& name) { return teg::test::readValidationCsv(name); }
 
 // The "(a, b, ..., z)" citation that follows `marker` in a figure's source, split at ", ". The
 // last field is taken to run to the closing parenthesis, and the middle one may contain ", "

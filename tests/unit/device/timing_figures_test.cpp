@@ -14,6 +14,7 @@
 #include "teg/device/device.hpp"
 #include "teg/support/error.hpp"
 #include "teg/timing/config.hpp"
+#include "validation_csv.hpp"
 
 namespace {
 
@@ -30,41 +31,7 @@ const DeviceDatabase& database() {
 double latencyOf(const Device& d, InstructionClass c) { return d.timing.latency[static_cast<int>(c)]; }
 double sameWarpOf(const Device& d, InstructionClass c) { return d.timing.sameWarp[static_cast<int>(c)]; }
 
-// Splits one CSV line; fields may be double-quoted (with "" for a quote inside).
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-std::vector<std::vector<std::string>> readCsv(const std::string& name) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/validation/" + name);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line))
-    if (!line.empty()) rows.push_back(splitCsv(line));
-  return rows;
-}
+std::vector<std::vector<std::string>> readCsv(const std::string& name) { return teg::test::readValidationCsv(name); }
 
 // The fields of the "(a, b, c)" citation that follows `marker` in a source ("" if absent).
 std::vector<std::string> citation(const std::string& source, const std::string& marker) {
