@@ -121,6 +121,8 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.l1Bytes = std::max<long long>(0, d.memory.l1BytesPerSm - sharedBytesPerSm);
   c.provenance.push_back({"L1 data cache", c.l1CachesGlobalLoads ? fmt::format("{} KiB per SM", c.l1Bytes / 1024) : "global loads not cached",
                           "memory.l1_bytes_per_sm minus the shared-memory carve-out; timing.l1_caches_global"});
+  c.provenance.push_back({"cache associativity", fmt::format("L1 {}-way, L2 {}-way, LRU", c.l1Ways, c.l2Ways),
+                          "assumption: NVIDIA does not publish it; defaults of TimingConfig"});
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
   c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
                           "model: the simulated SM sees its share of memory.l2_bytes; data other SMs bring in is not seen"});

@@ -65,8 +65,8 @@ struct TimingConfig {
   long long l2BytesShare = 0;        // this SM's share of the L2
   int lineBytes = 128;
   int sectorBytes = 32;
-  int l1Ways = 4;
-  int l2Ways = 16;
+  int l1Ways = 4;    // assumption (not published); listed in the provenance
+  int l2Ways = 16;   // assumption (not published); listed in the provenance
   double dramBytesPerCycle = 0;      // this SM's share of the DRAM bandwidth, bytes per SM cycle
   double l2BytesPerCycle = 0;        // this SM's share of the L2 bandwidth
   double lsuBytesPerCycle = 0;       // L1/LSU data path of one SM, bytes per cycle
