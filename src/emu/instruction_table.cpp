@@ -125,6 +125,12 @@ trace::StaticInstruction describeInstruction(const ptx::Module& module, const pt
     s.accessBytes = static_cast<std::uint8_t>(std::min(255, bits / 8 * in.vectorWidth));
   }
   if (in.opcode == Opcode::Prefetch || in.opcode == Opcode::Prefetchu) s.kind = InstrKind::Alu;
+  for (const ptx::Operand& op : fn.operandsOf(in)) {
+    const auto reg = static_cast<ptx::SpecialRegister>(op.index);
+    if (op.kind == ptx::OperandKind::Special &&
+        (reg == ptx::SpecialRegister::Clock || reg == ptx::SpecialRegister::ClockHi || reg == ptx::SpecialRegister::Clock64))
+      s.readsClock = true;
+  }
   std::string text = ptx::printInstruction(module, fn, in);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t')) text.pop_back();
   const auto start = text.find_first_not_of(" \t");

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "teg/trace/trace.hpp"
+
 namespace teg::timing::detail {
 
 inline constexpr std::uint32_t kNoMemory = 0xffffffffu;
@@ -30,5 +32,11 @@ struct BlockTrace {
   std::vector<MemoryRequest> memory;
   std::vector<std::uint64_t> sectors;  // sector numbers (address / sector bytes)
 };
+
+// cc 1.x shared-memory operands (TimingConfig::sharedOperandLatency): instruction `pc` is an ALU
+// instruction that reads the register the shared load just before it (pc - 1) wrote, so GT200
+// executes the pair as one instruction with a shared-memory operand. The engine merges such a
+// pair into one op (the ALU pc carrying the load's memory request) when a warp executes both.
+bool takesSharedOperand(const trace::KernelInfo& kernel, std::uint32_t pc);
 
 }  // namespace teg::timing::detail

@@ -90,8 +90,15 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
     const double sameWarp = d.timing.sameWarp[static_cast<std::size_t>(i)];
     c.sameWarpInterval[static_cast<std::size_t>(i)] = sameWarp > 0 ? sameWarp : c.issueIntervalCycles;
   }
-  c.provenance.push_back({"execution latency (fp32 fma)", cycles(c.executionLatency[fp32]),
-                          fmt::format("timing.latency.fp32_fma of {}", d.cc.smName())});
+  // A dependent-chain measurement of this product's FMA/MAD (latency.mad) beats the generation's.
+  if (auto it = d.measured.find("mad"); it != d.measured.end() && it->second.unit == "cycles") {
+    c.executionLatency[fp32] = it->second.value;
+    c.provenance.push_back({"execution latency (fp32 fma)", cycles(c.executionLatency[fp32]),
+                            fmt::format("measured ({}): {}", it->second.method, it->second.source)});
+  } else {
+    c.provenance.push_back({"execution latency (fp32 fma)", cycles(c.executionLatency[fp32]),
+                            fmt::format("timing.latency.fp32_fma of {}", d.cc.smName())});
+  }
   if (!assumedLatency.empty())
     c.provenance.push_back({"execution latency, other classes", fmt::format("{} without a figure", assumedLatency.size()),
                             "assumed equal to fp32_fma: " + fmt::format("{}", fmt::join(assumedLatency, ", "))});
@@ -114,6 +121,17 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.sharedBanks = d.limits.sharedMemoryBanks;
   c.sharedBankWidth = d.limits.sharedMemoryBankWidth;
   c.halfWarpShared = d.cc.major == 1;  // cc 1.x: a warp's request is two half-warp requests
+  if (auto it = d.measured.find("mad_smem"); it != d.measured.end() && it->second.unit == "cycles") {
+    c.sharedOperandLatency = it->second.value;
+    c.provenance.push_back({"shared-operand instruction latency", cycles(c.sharedOperandLatency),
+                            fmt::format("measured ({}): {}; a ld.shared feeding the next ALU instruction is fused into it",
+                                        it->second.method, it->second.source)});
+  } else if (d.timing.sharedOperandLatency > 0) {
+    c.sharedOperandLatency = d.timing.sharedOperandLatency;
+    c.provenance.push_back({"shared-operand instruction latency", cycles(c.sharedOperandLatency),
+                            fmt::format("timing.shared_operand_latency of {}; a ld.shared feeding the next ALU "
+                                        "instruction is fused into it", d.cc.smName())});
+  }
 
   c.lineBytes = d.memory.l1LineBytes > 0 ? d.memory.l1LineBytes : 128;
   c.sectorBytes = d.memory.sectorBytes > 0 ? d.memory.sectorBytes : 32;

@@ -15,6 +15,20 @@
 
 namespace teg::timing {
 
+namespace detail {
+
+bool takesSharedOperand(const trace::KernelInfo& kernel, std::uint32_t pc) {
+  if (pc == 0 || pc >= kernel.instructions.size()) return false;
+  const auto& alu = kernel.instructions[pc];
+  const auto& load = kernel.instructions[pc - 1];
+  if (alu.kind != trace::InstrKind::Alu || load.kind != trace::InstrKind::Load ||
+      load.space != trace::MemorySpace::Shared || load.defs.size() != 1 || load.accessBytes > 4)
+    return false;
+  return std::find(alu.uses.begin(), alu.uses.end(), load.defs.front()) != alu.uses.end();
+}
+
+}  // namespace detail
+
 std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit) {
   std::vector<std::uint64_t> blocks;
   const auto stride = static_cast<std::uint64_t>(std::max(1, smCount));
@@ -54,11 +68,22 @@ struct TimingEngine::Impl {
     return true;
   }
 
+  std::vector<bool> sharedOperandTarget;  // per pc: detail::takesSharedOperand, when fusing
+
   void record(const trace::WarpInstruction& r) {
     if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
     detail::WarpOp op{r.pc, r.activeMask, detail::kNoMemory};
     const auto& s = kernel.instructions[r.pc];
     if (config.noDivergence && !keepUnderNoDivergence(r, s)) return;
+    if (!sharedOperandTarget.empty() && sharedOperandTarget[r.pc]) {
+      // The shared load this warp just executed becomes this instruction's operand.
+      auto& ops = current->warps[r.warp];
+      if (!ops.empty() && ops.back().pc == r.pc - 1 && ops.back().memory != detail::kNoMemory &&
+          ops.back().activeMask == r.activeMask) {
+        ops.back().pc = r.pc;
+        return;
+      }
+    }
     const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
                         s.kind == trace::InstrKind::Atomic;
     if (memory && r.activeMask != 0) {
@@ -115,6 +140,12 @@ TimingEngine::~TimingEngine() = default;
 void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->kernel = kernel;
   impl_->haveKernel = true;
+  impl_->sharedOperandTarget.clear();
+  if (impl_->config.sharedOperandLatency > 0) {
+    impl_->sharedOperandTarget.resize(kernel.instructions.size());
+    for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc)
+      impl_->sharedOperandTarget[pc] = detail::takesSharedOperand(kernel, pc);
+  }
   const auto order = blocksOfSimulatedSm(kernel.grid.count(), impl_->config.smCount, impl_->options.maxSampledBlocks);
   impl_->blocks.assign(order.size(), {});
   impl_->recorded.assign(order.size(), false);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "block_trace.hpp"
 #include "memory_system.hpp"
 #include "unit_load.hpp"
 
@@ -26,6 +27,8 @@ struct Decoded {
   Producer produces = Producer::Fixed;
   std::uint32_t regsBegin = 0, usesEnd = 0, defsEnd = 0;  // regs[regsBegin, usesEnd) uses, [usesEnd, defsEnd) defs
   double latency = 0, unitInterval = 0, sameWarp = 0;
+  bool readsClock = false;
+  bool sharedOperand = false;  // an ALU instruction fused with the ld.shared before it (cc 1.x)
 };
 
 struct Warp {
@@ -140,8 +143,37 @@ class Sm {
       d.latency = config_.executionLatency[static_cast<std::size_t>(d.unit)];
       d.unitInterval = config_.unitInterval[static_cast<std::size_t>(d.unit)];
       d.sameWarp = config_.sameWarpInterval[static_cast<std::size_t>(d.unit)];
+      d.readsClock = s.readsClock;
+    }
+    // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
+    // the load's address registers instead of its result, and runs on the shared-memory path.
+    fused_.assign(kernel_.instructions.size(), Decoded{});
+    if (config_.sharedOperandLatency > 0) {
+      for (std::uint32_t pc = 0; pc < kernel_.instructions.size(); ++pc) {
+        if (!takesSharedOperand(kernel_, pc)) continue;
+        const auto& alu = kernel_.instructions[pc];
+        const auto& load = kernel_.instructions[pc - 1];
+        Decoded f = decoded_[pc];
+        f.port = Port::Shared;
+        f.produces = Producer::Short;
+        f.sharedOperand = true;
+        f.latency = config_.sharedOperandLatency;
+        f.regsBegin = static_cast<std::uint32_t>(regs_.size());
+        for (auto r : load.uses) regs_.push_back(r);
+        for (auto r : alu.uses)
+          if (r != load.defs.front()) regs_.push_back(r);
+        f.usesEnd = static_cast<std::uint32_t>(regs_.size());
+        for (auto r : alu.defs) regs_.push_back(r);
+        f.defsEnd = static_cast<std::uint32_t>(regs_.size());
+        fused_[pc] = f;
+      }
     }
     registerCount_ = maxReg;
+  }
+
+  const Decoded& decodedOf(const WarpOp& op) const {
+    const Decoded& d = decoded_[op.pc];
+    return d.kind == trace::InstrKind::Alu && op.memory != kNoMemory ? fused_[op.pc] : d;
   }
 
   void startBlock(int slot, double now) {
@@ -188,7 +220,7 @@ class Sm {
       return kNever;
     }
     const WarpOp& op = (*w.ops)[w.next];
-    const Decoded& d = decoded_[op.pc];
+    const Decoded& d = decodedOf(op);
     double t = w.readyAt;
     reason = StallReason::Wait;
     // Sources must be ready (RAW). A destination still pending from a variable-latency producer
@@ -215,6 +247,12 @@ class Sm {
         if (mioFreeAt_ > t) {
           t = mioFreeAt_;
           reason = StallReason::MioThrottle;
+        }
+        if (d.sharedOperand) {
+          if (const double u = unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)]; u > t) {
+            t = u;
+            reason = StallReason::MathPipeThrottle;
+          }
         }
         break;
       case Port::Global: {
@@ -307,7 +345,7 @@ class Sm {
 
   void issue(Warp& w, double now) {
     const WarpOp& op = (*w.ops)[w.next];
-    const Decoded& d = decoded_[op.pc];
+    const Decoded& d = decodedOf(op);
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
     double complete = now + d.latency;
     double busy = d.unitInterval;
@@ -321,7 +359,14 @@ class Sm {
         const int waves = m == nullptr ? 1 : std::max<int>(1, config_.noBankConflicts ? m->idealWavefronts : m->wavefronts);
         busy = std::max(d.unitInterval, waves * config_.sharedWavefrontCycles);
         mioFreeAt_ = now + busy;
-        complete = now + config_.sharedLatency + (waves - 1) * config_.sharedWavefrontCycles;
+        if (d.sharedOperand) {
+          // Lai §3.2.3.3: the fused instruction's latency grows with each replayed wavefront.
+          const int ideal = m == nullptr ? 1 : std::max<int>(1, m->idealWavefronts);
+          complete = now + d.latency + std::max(0, waves - ideal) * config_.sharedWavefrontCycles;
+          unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = now + d.unitInterval;
+        } else {
+          complete = now + config_.sharedLatency + (waves - 1) * config_.sharedWavefrontCycles;
+        }
         ++mc.sharedRequests;
         mc.sharedWavefronts += static_cast<std::uint64_t>(waves);
         break;
@@ -362,6 +407,7 @@ class Sm {
     result_.stalls[static_cast<int>(StallReason::Selected)] += 1.0;
     ++result_.perInstruction[op.pc].issued;
     recordTimeline(w, op.pc, now, complete);
+    if (d.readsClock) result_.clockReads.push_back(ClockRead{w.block->block, w.warpInBlock, now});
     ++w.next;
 
     Slot& slot = slots_[static_cast<std::size_t>(w.slot)];
@@ -445,6 +491,7 @@ class Sm {
   UnitLoad loads_;
 
   std::vector<Decoded> decoded_;
+  std::vector<Decoded> fused_;  // per pc: the shared-operand form (only where takesSharedOperand)
   std::vector<std::uint32_t> regs_;
   std::uint32_t registerCount_ = 0;
   std::vector<Warp> warps_;

@@ -28,6 +28,7 @@ json kernelInfoToJson(const KernelInfo& kernel) {
                             {"file", s.sourceFile},
                             {"line", s.sourceLine},
                             {"text", s.text}});
+    if (s.readsClock) instructions.back()["clock"] = true;
   }
   return {{"name", kernel.name},
           {"grid", dimToJson(kernel.grid)},
@@ -64,6 +65,7 @@ KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
       s.sourceFile = i.at("file").get<std::int32_t>();
       s.sourceLine = i.at("line").get<std::int32_t>();
       s.text = i.at("text").get<std::string>();
+      s.readsClock = i.value("clock", false);
       if (static_cast<int>(s.kind) > static_cast<int>(InstrKind::Unmodelled) ||
           static_cast<int>(s.unit) >= static_cast<int>(device::InstructionClass::Count_) ||
           static_cast<int>(s.space) > static_cast<int>(MemorySpace::Texture))

@@ -158,6 +158,9 @@ struct Device {
     // [timing.shared_latency], [timing.l1_latency], [timing.l2_latency], [timing.dram_latency].
     double sharedLatency = 0, l1Latency = 0, l2Latency = 0, dramLatency = 0;
     double sharedWavefrontCycles = 0;  // [timing.shared_wavefront_cycles] per extra wavefront
+    // [timing.shared_operand_latency] cc 1.x: execution latency of an ALU instruction that takes
+    // one operand straight from shared memory (MAD dest, [smem], src2, src3); 0 = no such operands.
+    double sharedOperandLatency = 0;
     double barrierLatency = 0;         // [timing.barrier_latency]
     double blockLaunchCycles = 0;      // [timing.block_launch_cycles] block scheduler cost per block
     double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth

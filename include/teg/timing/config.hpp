@@ -57,6 +57,11 @@ struct TimingConfig {
   int sharedBanks = 32;
   int sharedBankWidth = 4;
   bool halfWarpShared = false;       // cc 1.x: conflicts are counted per half-warp
+  // cc 1.x: an ALU instruction can take one operand from shared memory (seed 002 §1.1.2, "MAD
+  // dest, [smem], src2, src3"), so a shared load feeding the next instruction is fused into it:
+  // one instruction with this execution latency (conflict-free) instead of a load and an ALU op.
+  // 0 = no fusion (cc 2.0 and later load shared memory into registers first).
+  double sharedOperandLatency = 0;
   double l1HitLatency = 0;
   double l2HitLatency = 0;
   double dramLatency = 0;

@@ -57,6 +57,13 @@ struct TimelineEntry {
   double issue = 0, complete = 0;
 };
 
+// A read of %clock / %clock64 by a simulated warp: the microbenchmark's own timer, so a
+// prediction can be compared with (end - start) / iterations exactly as the paper measured it.
+struct ClockRead {
+  std::uint32_t block = 0, warp = 0;
+  double issue = 0;  // cycle the reading instruction issued
+};
+
 struct TimingResult {
   std::string kernel;
   std::string device;
@@ -76,6 +83,7 @@ struct TimingResult {
   MemoryCounters memory;
   std::vector<InstructionCost> perInstruction;     // indexed by pc
   std::vector<TimelineEntry> timeline;
+  std::vector<ClockRead> clockReads;  // in issue order per warp
   std::string bound;            // "issue", "fp32_fma unit", "shared memory", "dram bandwidth", "latency"...
   std::string boundExplanation;
   std::vector<Provenance> assumptions;

@@ -43,6 +43,7 @@ struct StaticInstruction {
   // Register numbers (dense, per kernel) written and read; used by the scoreboard.
   std::vector<std::uint32_t> defs;
   std::vector<std::uint32_t> uses;
+  bool readsClock = false;         // reads %clock/%clock64: microbenchmarks time themselves by it
   std::int32_t sourceFile = -1;    // index in KernelInfo::sourceFiles, -1 = unknown
   std::int32_t sourceLine = 0;
   std::string text;                // the instruction as written, for reports
