@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "teg/emu/emulator.hpp"
 #include "teg/ptx/parser.hpp"
@@ -13,6 +15,21 @@ namespace teg::analysis {
 namespace {
 // The oldest architecture nvcc 13 compiles for.
 constexpr int kOldestNvccTarget = 75;
+
+// nvcc takes seconds; a sweep (teg validate, a block-size series) compiles the same file for the
+// same architecture many times. Keyed by path, modification time, arch and arguments.
+const toolchain::CompileResult& compileOnce(const std::string& source, const toolchain::CompileOptions& options) {
+  static std::mutex mutex;
+  static std::map<std::string, toolchain::CompileResult> cache;
+  std::error_code ec;
+  const auto stamp = std::filesystem::last_write_time(source, ec);
+  std::string key = fmt::format("{}|{}|{}", std::filesystem::absolute(source).string(),
+                                ec ? 0 : stamp.time_since_epoch().count(), options.arch);
+  for (const auto& a : options.extraArgs) key += "|" + a;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  return cache.emplace(key, toolchain::compileCuda(source, options)).first->second;
+}
 }  // namespace
 
 KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device::Device& gpu,
@@ -33,7 +50,7 @@ KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device
                          gpu.cc.smName(), gpu.name, options.arch);
   }
   options.extraArgs = nvccArgs;
-  const toolchain::CompileResult compiled = toolchain::compileCuda(launch.source, options);
+  const toolchain::CompileResult& compiled = compileOnce(launch.source, options);
   s.arch = options.arch;
   s.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)");
   const std::string mangled = emu::findKernel(s.module, launch.kernel).name;

@@ -33,6 +33,8 @@ constexpr CommandEntry kCommands[] = {
      registerRunCommand},
     {"predict", "Predict a kernel's cycles and time on a GPU with the TEG timing engine, and explain them",
      registerPredictCommand},
+    {"validate", "Predict published measurements (seed tables, microbenchmark papers) and report the errors",
+     registerValidateCommand},
 };
 
 }  // namespace

@@ -1,0 +1,84 @@
+// `teg validate`: predictions against published measurements. A validation suite is a JSON file
+// under data/validation/suites/ naming a GPU, a kernel (a launch description), what is compared
+// (the metric) and rows of measured values with their launch changes; the rows can also come from
+// a CSV of data/validation/ filtered by columns. Running a suite predicts every row with the same
+// pipeline as `teg predict` and reports each row's error and the suite's mean and maximum, against
+// the tolerance the suite states (taken from the issue or the paper, never from the results).
+//
+//   {"name": "chien2010-table2", "title": "...", "source": "seed 002 Table 2 (max row)",
+//    "gpu": "Tesla C1060", "launch": "../kernels/chien2010_mad.smem.launch.json",
+//    "metric": {"kind": "clock_interval", "per": 256, "reduce": "max"},
+//    "tolerance": {"mean_pct": 5, "max_pct": 10},
+//    "rows": [{"label": "1 thread", "block": [1], "measured": 34.6}, ...]}
+//
+// Metrics: "clock_interval" (a warp's last clock read minus its first, / per; reduced over the
+// simulated warps by max, min or mean — how a microbenchmark times itself), "cycles" (the
+// predicted cycles of the busiest SM), "bandwidth_gbps" (metric.bytes / predicted time).
+// A row may set "grid", "block", "scalars" ({"name": value}), "what_if" (["no-bank-conflicts"]);
+// with "grid_elements": N in the metric, a row without a grid gets N / block + 1 blocks.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "teg/device/database.hpp"
+#include "teg/emu/launch.hpp"
+
+namespace teg::analysis {
+
+enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs };
+const char* validationMetricName(ValidationMetric m);
+
+struct ValidationRow {
+  std::string label;
+  std::optional<emu::Dim3> grid, block;
+  std::map<std::string, double> scalars;
+  std::vector<std::string> whatIfs;
+  double measured = 0;
+};
+
+struct ValidationSuite {
+  std::string file;
+  std::string name, title, source, notes;
+  std::string gpu;
+  std::string launchFile;  // resolved
+  ValidationMetric metric = ValidationMetric::Cycles;
+  double per = 1;              // clock_interval: iterations between the two clock reads
+  std::string reduce = "max";  // clock_interval: max | min | mean over warps
+  double bytes = 0;            // bandwidth_gbps: bytes moved by one launch
+  std::uint64_t gridElements = 0;
+  double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked
+  std::vector<ValidationRow> rows;
+};
+
+struct ValidationRowResult {
+  std::string label;
+  double measured = 0, predicted = 0;
+  double errorPct = 0;  // (predicted - measured) / measured
+  std::string bound;    // the prediction's bound, for the reader
+};
+
+struct ValidationResult {
+  const ValidationSuite* suite = nullptr;
+  std::vector<ValidationRowResult> rows;
+  double meanAbsErrorPct = 0, maxAbsErrorPct = 0;
+  bool withinTolerance = true;
+  std::string verdict;  // "mean 3.1 % <= 5 %, max 7.9 % <= 10 %"
+};
+
+// Reads a suite; errors name the file, line and column (JSON) or the field.
+ValidationSuite loadValidationSuite(const std::string& path);
+// Every suite file of a directory (default dataDirectory()/validation/suites), sorted by name.
+std::vector<std::string> validationSuiteFiles(const std::string& directory);
+
+struct ValidationOptions {
+  unsigned threads = 1;                  // emulator worker threads
+  std::optional<std::size_t> rowLimit;   // only the first N rows (quick runs)
+};
+
+ValidationResult runValidationSuite(const ValidationSuite& suite, const device::DeviceDatabase& devices,
+                                    const ValidationOptions& options = {});
+
+}  // namespace teg::analysis

@@ -1,0 +1,281 @@
+#include "teg/analysis/validation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "teg/analysis/predict.hpp"
+#include "teg/support/data_dir.hpp"
+#include "teg/support/error.hpp"
+#include "teg/support/json_file.hpp"
+
+namespace teg::analysis {
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+emu::Dim3 dimFrom(const json& j, const std::string& where) {
+  if (!j.is_array() || j.empty() || j.size() > 3)
+    throw Error(fmt::format("{}: expected an array of 1 to 3 positive integers", where));
+  std::array<std::uint32_t, 3> v{1, 1, 1};
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number_unsigned() || j[i].get<std::uint64_t>() == 0 || j[i].get<std::uint64_t>() > 0xffffffffULL)
+      throw Error(fmt::format("{}: expected an array of 1 to 3 positive integers", where));
+    v[i] = j[i].get<std::uint32_t>();
+  }
+  return emu::Dim3{v[0], v[1], v[2]};
+}
+
+// A CSV of data/validation: a header line, then comma-separated fields (no field holds a comma).
+std::vector<std::map<std::string, std::string>> readCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("{}: cannot read", path));
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    std::string f;
+    while (std::getline(s, f, ',')) fields.push_back(f);
+    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    if (header.empty()) {
+      header = fields;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = i < fields.size() ? fields[i] : "";
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+double numberField(const std::map<std::string, std::string>& row, const std::string& column, const std::string& where) {
+  const auto it = row.find(column);
+  if (it == row.end()) throw Error(fmt::format("{}: the CSV has no column '{}'", where, column));
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(it->second, &used);
+    if (used != it->second.size()) throw std::invalid_argument(it->second);
+    return v;
+  } catch (const std::exception&) {
+    throw Error(fmt::format("{}: column '{}' value '{}' is not a number", where, column, it->second));
+  }
+}
+
+ValidationRow rowFromJson(const json& r, const std::string& where) {
+  ValidationRow row;
+  row.label = r.at("label").get<std::string>();
+  row.measured = r.at("measured").get<double>();
+  if (r.contains("grid")) row.grid = dimFrom(r["grid"], where + "/grid");
+  if (r.contains("block")) row.block = dimFrom(r["block"], where + "/block");
+  if (r.contains("scalars"))
+    for (const auto& [name, value] : r["scalars"].items()) row.scalars[name] = value.get<double>();
+  if (r.contains("what_if")) row.whatIfs = r["what_if"].get<std::vector<std::string>>();
+  if (!(row.measured > 0)) throw Error(fmt::format("{}: 'measured' must be positive", where));
+  return row;
+}
+
+void rowsFromCsv(const json& spec, const fs::path& base, ValidationSuite& suite) {
+  const std::string where = suite.file + ": rows_from_csv";
+  const std::string path = (base / spec.at("file").get<std::string>()).lexically_normal().string();
+  const auto filter = spec.value("where", json::object());
+  const std::string blockColumn = spec.value("block", "");
+  const std::string measuredColumn = spec.at("measured").get<std::string>();
+  const std::string labelColumn = spec.value("label", blockColumn);
+  for (const auto& csvRow : readCsv(path)) {
+    bool match = true;
+    for (const auto& [column, value] : filter.items()) {
+      const auto it = csvRow.find(column);
+      if (it == csvRow.end()) throw Error(fmt::format("{}: {} has no column '{}'", where, path, column));
+      match = match && it->second == value.get<std::string>();
+    }
+    if (!match) continue;
+    ValidationRow row;
+    row.label = labelColumn.empty() ? "" : csvRow.at(labelColumn);
+    row.measured = numberField(csvRow, measuredColumn, where);
+    if (!blockColumn.empty())
+      row.block = emu::Dim3{static_cast<std::uint32_t>(numberField(csvRow, blockColumn, where)), 1, 1};
+    if (row.measured > 0) suite.rows.push_back(std::move(row));
+  }
+  if (suite.rows.empty()) throw Error(fmt::format("{}: no row of {} matches", where, path));
+}
+
+void setScalar(emu::LaunchDescription& launch, const std::string& name, double value, const std::string& where) {
+  for (auto& arg : launch.args) {
+    if (arg.name != name) continue;
+    auto* scalar = std::get_if<emu::ScalarArg>(&arg.value);
+    if (scalar == nullptr) throw Error(fmt::format("{}: argument '{}' is a buffer, not a scalar", where, name));
+    if (emu::isFloatingPoint(scalar->type)) scalar->value = value;
+    else if (emu::isSigned(scalar->type)) scalar->value = static_cast<std::int64_t>(std::llround(value));
+    else scalar->value = static_cast<std::uint64_t>(std::llround(value));
+    return;
+  }
+  throw Error(fmt::format("{}: the launch has no argument '{}'", where, name));
+}
+
+double clockInterval(const timing::TimingResult& r, const ValidationSuite& suite, const std::string& where) {
+  // Per warp: its first and last clock read.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<double, double>> span;
+  for (const auto& c : r.clockReads) {
+    auto [it, fresh] = span.try_emplace({c.block, c.warp}, c.issue, c.issue);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, c.issue);
+      it->second.second = std::max(it->second.second, c.issue);
+    }
+  }
+  std::vector<double> values;
+  for (const auto& [warp, s] : span)
+    if (s.second > s.first) values.push_back((s.second - s.first) / suite.per);
+  if (values.empty()) throw Error(fmt::format("{}: no simulated warp read the clock twice", where));
+  if (suite.reduce == "min") return *std::min_element(values.begin(), values.end());
+  if (suite.reduce == "mean") {
+    double sum = 0;
+    for (double v : values) sum += v;
+    return sum / static_cast<double>(values.size());
+  }
+  return *std::max_element(values.begin(), values.end());
+}
+
+}  // namespace
+
+const char* validationMetricName(ValidationMetric m) {
+  switch (m) {
+    case ValidationMetric::ClockInterval: return "clock_interval";
+    case ValidationMetric::Cycles: return "cycles";
+    case ValidationMetric::BandwidthGBs: return "bandwidth_gbps";
+  }
+  return "?";
+}
+
+ValidationSuite loadValidationSuite(const std::string& path) {
+  const json j = parseJson(readTextFile(path), path);
+  ValidationSuite s;
+  s.file = path;
+  const fs::path base = fs::path(path).parent_path();
+  try {
+    s.name = j.at("name").get<std::string>();
+    s.title = j.at("title").get<std::string>();
+    s.source = j.at("source").get<std::string>();
+    s.notes = j.value("notes", "");
+    s.gpu = j.at("gpu").get<std::string>();
+    s.launchFile = (base / j.at("launch").get<std::string>()).lexically_normal().string();
+    const json& m = j.at("metric");
+    const std::string kind = m.at("kind").get<std::string>();
+    if (kind == "clock_interval") s.metric = ValidationMetric::ClockInterval;
+    else if (kind == "cycles") s.metric = ValidationMetric::Cycles;
+    else if (kind == "bandwidth_gbps") s.metric = ValidationMetric::BandwidthGBs;
+    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles or bandwidth_gbps", path, kind));
+    s.per = m.value("per", 1.0);
+    s.reduce = m.value("reduce", "max");
+    s.bytes = m.value("bytes", 0.0);
+    s.gridElements = m.value("grid_elements", std::uint64_t{0});
+    if (s.reduce != "max" && s.reduce != "min" && s.reduce != "mean")
+      throw Error(fmt::format("{}: metric.reduce '{}' is not max, min or mean", path, s.reduce));
+    if (s.per <= 0) throw Error(fmt::format("{}: metric.per must be positive", path));
+    if (s.metric == ValidationMetric::BandwidthGBs && s.bytes <= 0)
+      throw Error(fmt::format("{}: metric.bytes (bytes moved per launch) is required for bandwidth_gbps", path));
+    if (j.contains("tolerance")) {
+      s.meanTolerancePct = j["tolerance"].value("mean_pct", 0.0);
+      s.maxTolerancePct = j["tolerance"].value("max_pct", 0.0);
+    }
+    if (j.contains("rows")) {
+      const auto& rows = j["rows"];
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        s.rows.push_back(rowFromJson(rows[i], fmt::format("{}: /rows/{}", path, i)));
+    }
+    if (j.contains("rows_from_csv")) rowsFromCsv(j["rows_from_csv"], base, s);
+    if (j.contains("row_defaults")) {
+      json merged{{"label", ""}, {"measured", 1.0}};
+      merged.update(j["row_defaults"]);
+      const ValidationRow defaults = rowFromJson(merged, path + ": /row_defaults");
+      for (auto& row : s.rows) {
+        if (!row.grid) row.grid = defaults.grid;
+        if (!row.block) row.block = defaults.block;
+        for (const auto& [k, v] : defaults.scalars) row.scalars.try_emplace(k, v);
+        if (row.whatIfs.empty()) row.whatIfs = defaults.whatIfs;
+      }
+    }
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("{}: {}", path, e.what()));
+  }
+  if (s.rows.empty()) throw Error(fmt::format("{}: a suite needs rows (or rows_from_csv)", path));
+  return s;
+}
+
+std::vector<std::string> validationSuiteFiles(const std::string& directory) {
+  const std::string dir = directory.empty() ? dataDirectory() + "/validation/suites" : directory;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path().string());
+  if (ec) throw Error(fmt::format("{}: cannot list validation suites: {}", dir, ec.message()));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+ValidationResult runValidationSuite(const ValidationSuite& suite, const device::DeviceDatabase& devices,
+                                    const ValidationOptions& options) {
+  ValidationResult out;
+  out.suite = &suite;
+  const device::Device& gpu = devices.find(suite.gpu);
+  const emu::LaunchDescription base = emu::readLaunchFile(suite.launchFile);
+  const std::size_t count = options.rowLimit ? std::min(*options.rowLimit, suite.rows.size()) : suite.rows.size();
+  double sumAbs = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const ValidationRow& row = suite.rows[i];
+    const std::string where = fmt::format("{}: row '{}'", suite.file, row.label);
+    PredictRequest request;
+    request.launch = base;
+    if (row.block) request.launch.block = *row.block;
+    if (row.grid) request.launch.grid = *row.grid;
+    else if (suite.gridElements > 0)
+      // gpu-stream's launch: N / block + 1 blocks of one element per thread.
+      request.launch.grid = emu::Dim3{static_cast<std::uint32_t>(suite.gridElements / request.launch.block.count() + 1), 1, 1};
+    for (const auto& [name, value] : row.scalars) setScalar(request.launch, name, value, where);
+    request.device = &gpu;
+    request.whatIfs = row.whatIfs;
+    request.threads = options.threads;
+    const Prediction p = predict(request);
+    const timing::TimingResult& r = p.whatIfs.empty() ? p.result : p.whatIfs.back().result;
+    ValidationRowResult rr;
+    rr.label = row.label;
+    rr.measured = row.measured;
+    rr.bound = r.bound;
+    switch (suite.metric) {
+      case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, where); break;
+      case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
+      case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? suite.bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
+    }
+    rr.errorPct = 100.0 * (rr.predicted - rr.measured) / rr.measured;
+    sumAbs += std::abs(rr.errorPct);
+    out.maxAbsErrorPct = std::max(out.maxAbsErrorPct, std::abs(rr.errorPct));
+    out.rows.push_back(rr);
+  }
+  out.meanAbsErrorPct = out.rows.empty() ? 0 : sumAbs / static_cast<double>(out.rows.size());
+  std::vector<std::string> parts;
+  if (suite.meanTolerancePct > 0) {
+    const bool ok = out.meanAbsErrorPct <= suite.meanTolerancePct;
+    out.withinTolerance = out.withinTolerance && ok;
+    parts.push_back(fmt::format("mean {:.1f} % {} {:g} %", out.meanAbsErrorPct, ok ? "<=" : ">", suite.meanTolerancePct));
+  }
+  if (suite.maxTolerancePct > 0) {
+    const bool ok = out.maxAbsErrorPct <= suite.maxTolerancePct;
+    out.withinTolerance = out.withinTolerance && ok;
+    parts.push_back(fmt::format("max {:.1f} % {} {:g} %", out.maxAbsErrorPct, ok ? "<=" : ">", suite.maxTolerancePct));
+  }
+  out.verdict = parts.empty() ? fmt::format("mean {:.1f} %, max {:.1f} % (no tolerance stated)", out.meanAbsErrorPct,
+                                            out.maxAbsErrorPct)
+                              : fmt::format("{}", fmt::join(parts, ", "));
+  return out;
+}
+
+}  // namespace teg::analysis

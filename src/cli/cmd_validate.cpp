@@ -1,0 +1,109 @@
+// teg validate [SUITE...] [--list] [--json] [--rows N] [--threads N]
+// Predicts the published measurements of data/validation/suites/ (seed tables, microbenchmark
+// papers, gpu-benches) and prints each row's error and each suite's mean and maximum against the
+// tolerance it states. Exit status 1 when a suite misses its tolerance. SUITE is a suite name
+// (e.g. chien2010-table2), a prefix of names (chien2010) or a path to a suite file.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "teg/analysis/validation.hpp"
+#include "teg/report/table.hpp"
+#include "teg/support/error.hpp"
+
+namespace teg::cli {
+
+namespace {
+
+struct ValidateArgs {
+  std::vector<std::string> suites;
+  bool list = false, json = false;
+  std::size_t rows = 0;
+  unsigned threads = 1;
+};
+
+std::vector<analysis::ValidationSuite> selectSuites(const std::vector<std::string>& wanted) {
+  std::vector<analysis::ValidationSuite> all;
+  for (const auto& file : analysis::validationSuiteFiles("")) all.push_back(analysis::loadValidationSuite(file));
+  if (wanted.empty()) return all;
+  std::vector<analysis::ValidationSuite> chosen;
+  for (const auto& w : wanted) {
+    if (w.size() > 5 && w.ends_with(".json")) {
+      chosen.push_back(analysis::loadValidationSuite(w));
+      continue;
+    }
+    bool found = false;
+    for (const auto& s : all)
+      if (s.name == w || s.name.starts_with(w)) chosen.push_back(s), found = true;
+    if (!found) {
+      std::string names;
+      for (const auto& s : all) names += (names.empty() ? "" : ", ") + s.name;
+      throw Error(fmt::format("no validation suite is named '{}' (there are: {})", w, names));
+    }
+  }
+  return chosen;
+}
+
+nlohmann::json resultJson(const analysis::ValidationResult& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : r.rows)
+    rows.push_back({{"label", row.label}, {"measured", row.measured}, {"predicted", row.predicted},
+                    {"error_pct", row.errorPct}, {"bound", row.bound}});
+  const auto& s = *r.suite;
+  return {{"name", s.name}, {"title", s.title}, {"source", s.source}, {"gpu", s.gpu},
+          {"metric", analysis::validationMetricName(s.metric)}, {"rows", rows},
+          {"mean_abs_error_pct", r.meanAbsErrorPct}, {"max_abs_error_pct", r.maxAbsErrorPct},
+          {"tolerance", {{"mean_pct", s.meanTolerancePct}, {"max_pct", s.maxTolerancePct}}},
+          {"within_tolerance", r.withinTolerance}, {"verdict", r.verdict}};
+}
+
+std::string resultText(const analysis::ValidationResult& r) {
+  const auto& s = *r.suite;
+  std::string out = fmt::format("{} — {}\n  GPU: {}; measured: {}\n", s.name, s.title, s.gpu, s.source);
+  if (!s.notes.empty()) out += fmt::format("  note: {}\n", s.notes);
+  report::Table t({"row", "measured", "predicted", "error", "bound"});
+  for (const auto& row : r.rows)
+    t.addRow({row.label, fmt::format("{:.4g}", row.measured), fmt::format("{:.4g}", row.predicted),
+              fmt::format("{:+.1f} %", row.errorPct), row.bound});
+  out += t.render();
+  out += fmt::format("  {}: {}\n\n", r.withinTolerance ? "PASS" : "MISS", r.verdict);
+  return out;
+}
+
+}  // namespace
+
+void registerValidateCommand(CLI::App& app, Context& context) {
+  auto a = std::make_shared<ValidateArgs>();
+  app.add_option("suites", a->suites, "Suites to run: names, name prefixes or suite files (default: all)");
+  app.add_flag("--list", a->list, "List the suites and what each compares");
+  app.add_flag("--json", a->json, "Print JSON");
+  app.add_option("--rows", a->rows, "Only the first N rows of each suite (a quick run)");
+  app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
+  app.callback([a, &context] {
+    const auto suites = selectSuites(a->suites);
+    if (a->list) {
+      report::Table t({"suite", "gpu", "metric", "rows", "measured by"});
+      for (const auto& s : suites)
+        t.addRow({s.name, s.gpu, analysis::validationMetricName(s.metric), std::to_string(s.rows.size()), s.source});
+      std::cout << t.render();
+      return;
+    }
+    analysis::ValidationOptions options;
+    options.threads = a->threads;
+    if (a->rows > 0) options.rowLimit = a->rows;
+    nlohmann::json all = nlohmann::json::array();
+    bool allWithin = true;
+    for (const auto& suite : suites) {
+      const auto result = analysis::runValidationSuite(suite, context.devices(), options);
+      allWithin = allWithin && result.withinTolerance;
+      if (a->json) all.push_back(resultJson(result));
+      else std::cout << resultText(result) << std::flush;
+    }
+    if (a->json) std::cout << nlohmann::json{{"suites", all}, {"all_within_tolerance", allWithin}}.dump(2) << "\n";
+    if (!allWithin) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace teg::cli
