@@ -132,8 +132,13 @@ class Sm {
           case trace::MemorySpace::Global:
           case trace::MemorySpace::Local:
           case trace::MemorySpace::Texture: d.port = Port::Global; d.produces = Producer::Long; break;
-          case trace::MemorySpace::Constant:
           case trace::MemorySpace::Param:
+            // A kernel parameter is an operand of the instruction that uses it in SASS (constant
+            // bank 0 from cc 2.0 on, shared memory on cc 1.x): a register move, not a request.
+            d.port = Port::Alu;
+            d.unit = static_cast<int>(InstructionClass::IntAdd);
+            break;
+          case trace::MemorySpace::Constant:
           case trace::MemorySpace::None: d.port = Port::Constant; d.produces = Producer::Short; break;
         }
       } else if (s.unit == InstructionClass::Special || s.unit == InstructionClass::WarpShuffle ||
