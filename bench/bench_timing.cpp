@@ -1,7 +1,13 @@
-// Simulated warp instructions per second of the TEG engine on one core: a synthetic kernel of
-// 8-warp blocks mixing dependent FMAs, shared loads with bank conflicts and coalesced global
-// loads, 8 resident blocks, 4 schedulers (an sm_80-like configuration written out here).
+// Simulated warp instructions per second of the TEG engine on one core (recording the trace and
+// running the model), on three synthetic kernels of 8-warp blocks with 8 resident blocks and 4
+// schedulers (an sm_80-like configuration written out here):
+//   mixed:  dependent FMAs, shared loads with bank conflicts and coalesced global loads (1 in 8);
+//   alu:    FMAs only, four independent chains per warp (issue- and pipe-bound);
+//   memory: every other instruction a global load, half of them strided (32 sectors a request),
+//           over a bigger grid (DRAM-bandwidth- and C_mem-bound).
 #include <benchmark/benchmark.h>
+
+#include <functional>
 
 #include "teg/timing/engine.hpp"
 
@@ -10,30 +16,59 @@ namespace {
 using teg::device::InstructionClass;
 using namespace teg;
 
-trace::KernelInfo syntheticKernel(std::uint32_t blocks) {
+constexpr std::uint32_t kPcs = 16;
+
+trace::StaticInstruction fma(std::uint32_t def, std::vector<std::uint32_t> uses) {
+  trace::StaticInstruction s;
+  s.kind = trace::InstrKind::Alu;
+  s.unit = InstructionClass::Fp32Fma;
+  s.defs = {def};
+  s.uses = std::move(uses);
+  return s;
+}
+
+trace::StaticInstruction load(trace::MemorySpace space, std::uint32_t def) {
+  trace::StaticInstruction s;
+  s.kind = trace::InstrKind::Load;
+  s.unit = InstructionClass::LoadStore;
+  s.space = space;
+  s.accessBytes = 4;
+  s.defs = {def};
+  s.uses = {1};
+  return s;
+}
+
+trace::KernelInfo kernelOf(std::uint32_t blocks, const std::function<trace::StaticInstruction(std::uint32_t)>& at) {
   trace::KernelInfo k;
   k.name = "synthetic";
   k.grid = {blocks, 1, 1};
   k.block = {256, 1, 1};
-  for (std::uint32_t pc = 0; pc < 16; ++pc) {
-    trace::StaticInstruction s;
+  for (std::uint32_t pc = 0; pc < kPcs; ++pc) {
+    trace::StaticInstruction s = at(pc);
     s.pc = pc;
-    if (pc % 8 == 3) {
-      s.kind = trace::InstrKind::Load;
-      s.unit = InstructionClass::LoadStore;
-      s.space = pc == 3 ? trace::MemorySpace::Shared : trace::MemorySpace::Global;
-      s.accessBytes = 4;
-      s.defs = {10 + pc};
-      s.uses = {1};
-    } else {
-      s.kind = trace::InstrKind::Alu;
-      s.unit = InstructionClass::Fp32Fma;
-      s.defs = {2 + pc % 4};
-      s.uses = {2 + (pc + 3) % 4, 10 + (pc / 8) * 8 + 3};
-    }
     k.instructions.push_back(s);
   }
   return k;
+}
+
+trace::KernelInfo mixedKernel(std::uint32_t blocks) {
+  return kernelOf(blocks, [](std::uint32_t pc) {
+    if (pc % 8 == 3) return load(pc == 3 ? trace::MemorySpace::Shared : trace::MemorySpace::Global, 10 + pc);
+    return fma(2 + pc % 4, {2 + (pc + 3) % 4, 10 + (pc / 8) * 8 + 3});
+  });
+}
+
+trace::KernelInfo aluKernel(std::uint32_t blocks) {
+  // Four chains r2..r5, each FMA depends on the previous one of its chain.
+  return kernelOf(blocks, [](std::uint32_t pc) { return fma(2 + pc % 4, {2 + pc % 4, 1}); });
+}
+
+trace::KernelInfo memoryKernel(std::uint32_t blocks) {
+  // Even pcs load into r10.., odd pcs consume the load two before (so two loads are in flight).
+  return kernelOf(blocks, [](std::uint32_t pc) {
+    if (pc % 2 == 0) return load(trace::MemorySpace::Global, 10 + pc % 4);
+    return fma(2, {2, 10 + (pc + 1) % 4});
+  });
 }
 
 timing::TimingConfig config() {
@@ -59,9 +94,11 @@ timing::TimingConfig config() {
   return c;
 }
 
-void BM_SimulatedWarpInstructions(benchmark::State& state) {
-  const std::uint32_t blocks = 32;
-  const auto kernel = syntheticKernel(blocks);
+// Lane addresses of instruction i of warp w of block b.
+using AddressOf = std::function<std::uint64_t(std::uint32_t pc, std::uint64_t warp, std::size_t i, int lane)>;
+
+void run(benchmark::State& state, const trace::KernelInfo& kernel, const AddressOf& addressOf) {
+  const std::uint32_t blocks = kernel.grid.x;
   const std::size_t perWarp = static_cast<std::size_t>(state.range(0));
   std::uint64_t instructions = 0;
   for (auto _ : state) {
@@ -77,11 +114,10 @@ void BM_SimulatedWarpInstructions(benchmark::State& state) {
       for (std::uint32_t w = 0; w < 8; ++w) {
         r.warp = w;
         for (std::size_t i = 0; i < perWarp; ++i) {
-          r.pc = static_cast<std::uint32_t>(i % 16);
-          for (int lane = 0; lane < 32; ++lane)
-            r.addresses[static_cast<std::size_t>(lane)] =
-                r.pc == 3 ? static_cast<std::uint64_t>(lane) * 8  // 2-way bank conflict
-                          : 0x7f0000000000ull + ((b * 8 + w) * perWarp + i) * 128 + 4u * lane;
+          r.pc = static_cast<std::uint32_t>(i % kPcs);
+          if (kernel.instructions[r.pc].kind == trace::InstrKind::Load)
+            for (int lane = 0; lane < 32; ++lane)
+              r.addresses[static_cast<std::size_t>(lane)] = addressOf(r.pc, std::uint64_t{b} * 8 + w, i, lane);
           engine.instruction(r);
         }
       }
@@ -93,7 +129,30 @@ void BM_SimulatedWarpInstructions(benchmark::State& state) {
   }
   state.counters["warp_instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
 }
+
+void BM_SimulatedWarpInstructions(benchmark::State& state) {
+  const std::size_t perWarp = static_cast<std::size_t>(state.range(0));
+  run(state, mixedKernel(32), [perWarp](std::uint32_t pc, std::uint64_t warp, std::size_t i, int lane) {
+    return pc == 3 ? static_cast<std::uint64_t>(lane) * 8  // 2-way bank conflict
+                   : 0x7f0000000000ull + (warp * perWarp + i) * 128 + 4u * static_cast<std::uint64_t>(lane);
+  });
+}
 BENCHMARK(BM_SimulatedWarpInstructions)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+void BM_AluBound(benchmark::State& state) {
+  run(state, aluKernel(32), [](std::uint32_t, std::uint64_t, std::size_t, int) { return std::uint64_t{0}; });
+}
+BENCHMARK(BM_AluBound)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+void BM_MemoryBound(benchmark::State& state) {
+  const std::size_t perWarp = static_cast<std::size_t>(state.range(0));
+  run(state, memoryKernel(128), [perWarp](std::uint32_t pc, std::uint64_t warp, std::size_t i, int lane) {
+    const std::uint64_t base = 0x7f0000000000ull + (warp * perWarp + i) * 1024;
+    const auto l = static_cast<std::uint64_t>(lane);
+    return pc % 4 == 0 ? base + 4 * l : base + 32 * l;  // coalesced (4 sectors) or strided (32 sectors)
+  });
+}
+BENCHMARK(BM_MemoryBound)->Arg(500)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
