@@ -25,6 +25,7 @@ struct PredictArgs {
   std::uint64_t sampleBlocks = 0, maxInstructions = 0;
   unsigned threads = 1;
   int regs = -1;
+  int carveout = -1;
   std::uint32_t dynamicSmem = 0;
 };
 
@@ -120,9 +121,11 @@ void registerPredictCommand(CLI::App& app, Context& context) {
                  "NAME=TYPE[COUNT] for a buffer (random values in [0,1))");
   app.add_option("--what-if", a->whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
   app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
-  app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves)");
+  app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)");
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
   app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions");
+  app.add_option("--carveout", a->carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
+      ->check(CLI::Range(0, 100));
   app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
   app.add_option("--trace-out", a->traceOut, "Also write the simulated SM's warp trace (binary) here");
   app.add_option("--nvcc-arg", a->nvccArgs, "Extra argument for nvcc (repeatable)");
@@ -132,6 +135,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     if (a->launch.empty() == a->cu.empty()) throw Error("give either --launch FILE or --cu FILE with --kernel/--grid/--block");
     analysis::PredictRequest request;
     request.launch = a->launch.empty() ? launchFromShortcuts(*a) : emu::readLaunchFile(a->launch);
+    if (a->carveout >= 0) request.launch.carveoutPercent = a->carveout;
     request.device = &context.devices().find(a->gpu);
     request.whatIfs = a->whatIfs;
     request.fullGrid = a->full;

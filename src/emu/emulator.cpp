@@ -83,6 +83,11 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
   impl_->setUp(module, launch.kernel, launch.grid, launch.block, launch.dynamicSmem);
   for (const LaunchArg& arg : launch.args) {
     if (const auto* b = std::get_if<BufferArg>(&arg.value)) {
+      if (std::holds_alternative<ZerosInit>(b->init)) {
+        // Zeros need no host copy: the allocation starts zeroed (and untouched pages stay unmapped).
+        addZeroedBuffer(arg.name, b->count * static_cast<std::uint64_t>(scalarTypeSize(b->type)));
+        continue;
+      }
       const std::vector<std::byte> bytes = materializeBuffer(b->type, b->count, b->init, arg.name);
       addBuffer(arg.name, bytes);
     } else {
@@ -107,13 +112,18 @@ Emulator::Emulator(Emulator&&) noexcept = default;
 Emulator& Emulator::operator=(Emulator&&) noexcept = default;
 
 std::uint64_t Emulator::addBuffer(const std::string& name, std::span<const std::byte> contents) {
+  const std::uint64_t address = addZeroedBuffer(name, contents.size());
+  Allocation* a = impl_->global.byName(name);
+  if (!contents.empty()) std::memcpy(a->data.data(), contents.data(), contents.size());
+  return address;
+}
+
+std::uint64_t Emulator::addZeroedBuffer(const std::string& name, std::uint64_t bytes) {
   const ptx::Variable& p = impl_->nextParam(name);
   if (p.sizeBytes() != 8)
     throw Error(fmt::format("argument '{}' is a buffer (a 64-bit pointer) but parameter {} ('{}') has {} bytes", name,
                             impl_->argNames.size(), p.name, p.sizeBytes()));
-  const std::uint64_t address = impl_->global.allocate(name, contents.size());
-  Allocation* a = impl_->global.byName(name);
-  if (!contents.empty()) std::memcpy(a->data.data(), contents.data(), contents.size());
+  const std::uint64_t address = impl_->global.allocate(name, bytes);
   const std::uint32_t offset = impl_->program.layout.kernelParamOffsets[impl_->argNames.size()];
   std::memcpy(impl_->params.data() + offset, &address, 8);
   impl_->argNames.push_back(name);

@@ -17,7 +17,7 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size
   a.name = name;
   a.base = next_;
   a.size = size;
-  a.data.assign(size, std::byte{0});
+  a.data = ZeroedBytes(size);
   next_ = (a.base + std::max<std::uint64_t>(size, 1) + kGuardGap + kAlign - 1) / kAlign * kAlign;
   allocs_.push_back(std::move(a));
   return allocs_.back().base;

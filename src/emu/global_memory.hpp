@@ -5,16 +5,42 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace teg::emu {
 
+// Zero-filled bytes from calloc: the operating system maps large zero allocations lazily, so a
+// 1 GiB buffer a kernel only samples (a STREAM launch, a sampled prediction) costs what it touches.
+class ZeroedBytes {
+ public:
+  ZeroedBytes() = default;
+  explicit ZeroedBytes(std::size_t size)
+      : bytes_(static_cast<std::byte*>(std::calloc(size == 0 ? 1 : size, 1))), size_(size) {
+    if (!bytes_) throw std::bad_alloc();
+  }
+  [[nodiscard]] std::byte* data() { return bytes_.get(); }
+  [[nodiscard]] const std::byte* data() const { return bytes_.get(); }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  operator std::span<std::byte>() { return {bytes_.get(), size_}; }
+  operator std::span<const std::byte>() const { return {bytes_.get(), size_}; }
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::byte[], Free> bytes_;
+  std::size_t size_ = 0;
+};
+
 struct Allocation {
   std::string name;
   std::uint64_t base = 0;
   std::uint64_t size = 0;
-  std::vector<std::byte> data;
+  ZeroedBytes data;
 };
 
 class GlobalMemory {

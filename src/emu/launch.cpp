@@ -220,7 +220,7 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
   const json doc = parseJson(jsonText, file);
   if (!doc.is_object()) throw Error(fmt::format("{}: expected a JSON object at the top level", file));
   const Fields f(doc, file, "");
-  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "args", "description"});
+  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "carveout", "args", "description"});
   LaunchDescription launch;
   launch.file = file;
   launch.source = resolvePath(file, f.string("source"));
@@ -229,6 +229,7 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
   launch.block = parseDim3(f, "block");
   if (f.has("dynamic_smem"))
     launch.dynamicSmem = static_cast<std::uint32_t>(f.unsignedInt("dynamic_smem", std::numeric_limits<std::uint32_t>::max()));
+  if (f.has("carveout")) launch.carveoutPercent = static_cast<int>(f.unsignedInt("carveout", 100));
   if (f.has("args")) {
     const auto& args = f.at("args");
     if (!args.is_array()) f.fail("args", "expected an array");

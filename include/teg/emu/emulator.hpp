@@ -98,6 +98,8 @@ class Emulator {
   // Appends a pointer parameter pointing to a new allocation holding `contents`; returns its
   // device address.
   std::uint64_t addBuffer(const std::string& name, std::span<const std::byte> contents);
+  // A zero-filled buffer argument of `bytes` bytes (no host copy is made).
+  std::uint64_t addZeroedBuffer(const std::string& name, std::uint64_t bytes);
   // Appends a by-value parameter (its bytes, little-endian, of the parameter's size).
   void addScalar(const std::string& name, std::span<const std::byte> bytes);
 

@@ -2,7 +2,7 @@
 // input of `teg run` and `teg predict`. Read from JSON:
 //
 //   {"source": "vector_add.cu", "kernel": "vectorAdd", "grid": [4096], "block": [256],
-//    "dynamic_smem": 0,
+//    "dynamic_smem": 0, "carveout": 9,     (optional: preferred shared-memory carve-out, %)
 //    "args": [{"name": "a", "buffer": {"type": "f32", "count": 1048576,
 //                                      "init": {"random": {"seed": 1, "min": -1, "max": 1}}}},
 //             {"name": "c", "buffer": {"type": "f32", "count": 1048576, "init": "zeros",
@@ -73,6 +73,8 @@ struct LaunchDescription {
   std::string kernel;
   Dim3 grid, block;
   std::uint32_t dynamicSmem = 0;
+  // cudaFuncAttributePreferredSharedMemoryCarveout, percent 0..100; -1 = the default (largest).
+  int carveoutPercent = -1;
   std::vector<LaunchArg> args;
 };
 

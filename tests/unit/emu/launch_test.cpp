@@ -59,13 +59,22 @@ TEST(Launch, ErrorsNameTheFileAndTheField) {
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "grid": 1, "block": 32})"), "/work/l.json: kernel: missing");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "blocks": 2})"),
             "/work/l.json: blocks: unknown field (expected one of: source, kernel, grid, block, "
-            "dynamic_smem, args, description)");
+            "dynamic_smem, carveout, args, description)");
+  EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "carveout": 101})"),
+            "/work/l.json: carveout: 101 is larger than the maximum 100");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32,
                         "args": [{"name": "x", "buffer": {"type": "f32", "count": -4}}]})"),
             "/work/l.json: args[0].buffer.count: expected a non-negative integer");
   EXPECT_EQ(errorOf("{\"source\": \"k.cu\",\n \"kernel\": }"),
             "/work/l.json:2:12: invalid JSON: syntax error while parsing value - unexpected '}'; expected '[', "
             "'{', or a literal");
+}
+
+TEST(Launch, CarveoutIsThePreferredSharedMemoryPercentage) {
+  const auto with = parseLaunch(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "carveout": 9})", "/work/l.json");
+  EXPECT_EQ(with.carveoutPercent, 9);
+  const auto without = parseLaunch(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32})", "/work/l.json");
+  EXPECT_EQ(without.carveoutPercent, -1);  // the default: the largest carve-out
 }
 
 TEST(Launch, InitialisersProduceTheDocumentedValues) {
