@@ -41,6 +41,7 @@ Prediction predict(const PredictRequest& request) {
   launch.staticSharedBytes = source.resources ? source.resources->staticSharedBytes
                                               : static_cast<long long>(p.kernel.sharedBytesPerBlock) - request.launch.dynamicSmem;
   launch.dynamicSharedBytes = request.launch.dynamicSmem;
+  launch.carveoutPercent = request.launch.carveoutPercent;
   p.occupancy = occupancy::computeOccupancyOrThrow(gpu, launch);
 
   const timing::TimingConfig base = timing::timingConfigFor(gpu, p.occupancy.sharedMemoryPerSm);
@@ -48,7 +49,10 @@ Prediction predict(const PredictRequest& request) {
   options.residentBlocks = p.occupancy.blocksPerSm;
   const auto warpsPerBlock = static_cast<int>(p.kernel.warpsPerBlock());
   std::uint64_t sampled = request.sampledBlocks;
-  if (!request.fullGrid && sampled == 0) sampled = 3 * static_cast<std::uint64_t>(p.occupancy.blocksPerSm);
+  // Default sample: three waves, and at least 16 blocks (short blocks pair up in the first waves;
+  // the steady state needs a few more to show; see TimingEngine::finish).
+  if (!request.fullGrid && sampled == 0)
+    sampled = std::max<std::uint64_t>(3 * static_cast<std::uint64_t>(p.occupancy.blocksPerSm), 16);
   if (request.fullGrid) sampled = 0;
   options.maxSampledBlocks = sampled;
 

@@ -197,13 +197,14 @@ TimingResult TimingEngine::finish() {
   result.waves = static_cast<int>((result.blocksOnSm + slots - 1) / slots);
   result.cycles = result.simulatedCycles;
   if (result.blocksSimulated < result.blocksOnSm) {
-    // Steady state: the last `slots` completions of the sample span one wave of the SM.
+    // Steady state: the time per block after the first wave (which also pays the start-up
+    // latency), i.e. from the slots-th completion to the last. Windows of a wave or two measure
+    // how blocks pair up rather than the rate.
     std::vector<double> done = completion;
     std::sort(done.begin(), done.end());
     const std::size_t k = done.size();
-    const std::size_t span = std::min<std::size_t>(slots, k - 1);
     double perBlock = 0;
-    if (span > 0) perBlock = (done[k - 1] - done[k - 1 - span]) / static_cast<double>(span);
+    if (k > slots) perBlock = (done[k - 1] - done[slots - 1]) / static_cast<double>(k - slots);
     if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
     result.cycles = done[k - 1] + perBlock * static_cast<double>(result.blocksOnSm - k);
     result.extrapolated = true;

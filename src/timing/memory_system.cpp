@@ -10,25 +10,31 @@ MemorySystem::MemorySystem(const TimingConfig& config)
       l1_(config.l1CachesGlobalLoads ? config.l1Bytes : 0, config.lineBytes, config.sectorBytes, config.l1Ways),
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways) {}
 
-int MemorySystem::inFlight(double now) {
-  while (!inFlight_.empty() && inFlight_.top() <= now) inFlight_.pop();
-  return static_cast<int>(inFlight_.size());
+int MemorySystem::inFlight(double at) const {
+  const auto done = std::upper_bound(inFlight_.begin(), inFlight_.end(), at);
+  return static_cast<int>(inFlight_.end() - done);
 }
 
-bool MemorySystem::canIssue(double now, int sectors) {
+bool MemorySystem::canIssue(double at, int sectors) const {
   if (config_.maxOutstandingSectors <= 0) return true;
-  const int busy = inFlight(now);
+  const int busy = inFlight(at);
   return busy == 0 || busy + sectors <= config_.maxOutstandingSectors;
 }
 
-double MemorySystem::nextAcceptTime(double now, int sectors) {
-  if (canIssue(now, sectors)) return now;
-  // A lower bound: nothing can change before the next completion; the caller asks again then.
-  return inFlight_.top();
+double MemorySystem::nextAcceptTime(double at, int sectors) const {
+  if (canIssue(at, sectors)) return at;
+  // Enough sectors must complete that at most C_mem - sectors stay in flight (all of them when
+  // the request alone exceeds C_mem).
+  const int mayStay = std::max(0, config_.maxOutstandingSectors - sectors);
+  const auto n = static_cast<std::ptrdiff_t>(inFlight_.size());
+  return std::max(at, inFlight_[static_cast<std::size_t>(n - mayStay - 1)]);
 }
 
-void MemorySystem::track(double completion) {
-  if (config_.maxOutstandingSectors > 0) inFlight_.push(completion);
+void MemorySystem::track(double now, double completion) {
+  if (config_.maxOutstandingSectors <= 0) return;
+  // Requests issue in time order, so whatever completed by `now` can never count again.
+  inFlight_.erase(inFlight_.begin(), std::upper_bound(inFlight_.begin(), inFlight_.end(), now));
+  inFlight_.insert(std::upper_bound(inFlight_.begin(), inFlight_.end(), completion), completion);
 }
 
 bool MemorySystem::l2Hit(std::uint64_t sector) {
@@ -75,7 +81,7 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
     } else {
       ready = throughL2(now, sectors[i], true, counters);
     }
-    track(ready);
+    track(now, ready);
     done = std::max(done, ready);
   }
   return done;
@@ -86,7 +92,7 @@ double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, 
   double done = now;
   for (int i = 0; i < count; ++i) {
     const double ready = throughL2(now, sectors[i], true, counters);
-    track(ready);
+    track(now, ready);
     done = std::max(done, ready);
   }
   return done;

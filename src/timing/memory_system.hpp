@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "cache.hpp"
@@ -23,14 +22,14 @@ class MemorySystem {
  public:
   explicit MemorySystem(const TimingConfig& config);
 
-  // Sectors in flight at `now` (completed ones are retired).
-  int inFlight(double now);
-  // Whether `sectors` more can be issued at `now` without exceeding C_mem; a request larger than
+  // Sectors in flight at `at` (a request issued at or after the last issue).
+  int inFlight(double at) const;
+  // Whether `sectors` more can be issued at `at` without exceeding C_mem; a request larger than
   // C_mem may go when nothing else is in flight.
-  bool canIssue(double now, int sectors);
-  // No request of `sectors` can be accepted before this time (a lower bound, for skipping idle
-  // cycles: the next completion when the queue is full).
-  double nextAcceptTime(double now, int sectors);
+  bool canIssue(double at, int sectors) const;
+  // The earliest time >= `at` a request of `sectors` can be accepted, given what is in flight now
+  // (later issues can only delay it, so this is a lower bound the caller re-checks).
+  double nextAcceptTime(double at, int sectors) const;
 
   // A load of the given sectors issued at `now`; returns when its data is back.
   double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters);
@@ -44,7 +43,7 @@ class MemorySystem {
   // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
   double viaL2(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);
-  void track(double completion);
+  void track(double now, double completion);
 
   const TimingConfig& config_;
   SectoredCache l1_;
@@ -52,7 +51,9 @@ class MemorySystem {
   double l2FreeAt_ = 0;
   double dramFreeAt_ = 0;
   std::uint64_t l2Lookups_ = 0;
-  std::priority_queue<double, std::vector<double>, std::greater<>> inFlight_;
+  // Completion times of the sectors in flight, sorted; those done by the last issue are dropped.
+  // Queries may look ahead (a warp asking when it could issue later) without losing entries.
+  std::vector<double> inFlight_;
 };
 
 }  // namespace teg::timing::detail

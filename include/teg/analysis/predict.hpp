@@ -22,7 +22,7 @@ struct PredictRequest {
   emu::LaunchDescription launch;
   const device::Device* device = nullptr;
   std::vector<std::string> whatIfs;
-  // Blocks of the busiest SM to simulate; 0 = automatic (three waves of resident blocks);
+  // Blocks of the busiest SM to simulate; 0 = automatic (three waves of resident blocks, at least 16);
   // `fullGrid` simulates every block of the SM's share.
   std::uint64_t sampledBlocks = 0;
   bool fullGrid = false;
