@@ -44,6 +44,19 @@ struct Warp {
   bool atBarrier = false;
   std::vector<double> regReady;
   std::vector<Producer> regProducer;
+  // Cached evaluation (see Sm::evaluate): `rest` is earliest() without the scheduler term, valid
+  // while the warp's own state is unchanged and the resources of its next op have not changed
+  // since `evaluatedAt` (a value of Sm::version_).
+  const Decoded* op = nullptr;  // decoded next op
+  bool restValid = false;
+  std::uint64_t evaluatedAt = 0;
+  double restAt = 0;
+  StallReason restReason = StallReason::Wait;
+  // Stall accounting, charged lazily: the warp has stalled for `stallReason` since `stallSince`.
+  StallReason stallReason = StallReason::Wait;
+  double stallSince = 0;
+  std::array<double, kStallReasonCount> stalled{};  // charged to the next pc when it issues
+  bool selected = false;  // issued in the current step: its first cycle is "selected", not a stall
 };
 
 struct Slot {
@@ -74,21 +87,22 @@ class Sm {
     schedulerWarps_.resize(schedulerFreeAt_.size());
     for (std::size_t w = 0; w < warps_.size(); ++w)
       schedulerWarps_[static_cast<std::size_t>(warps_[w].scheduler)].push_back(static_cast<int>(w));
-    earliest_.assign(warps_.size(), 0.0);
     lastIssued_.assign(schedulerFreeAt_.size(), -1);
+    earliest_.assign(warps_.size(), kNever);
     unitFreeAt_.assign(schedulerFreeAt_.size() * kClassCount, 0.0);
+    unitChangedAt_.assign(unitFreeAt_.size(), 0);
     completion_.assign(blocks.size(), 0.0);
     result_.perInstruction.assign(kernel.instructions.size(), InstructionCost{});
-    reasons_.resize(warps_.size());
   }
 
   std::vector<double> run() {
     for (std::size_t s = 0; s < slots_.size() && nextBlock_ < blocks_.size(); ++s) startBlock(static_cast<int>(s), 0.0);
     double now = 0;
     while (liveWarps_ > 0) {
+      stepTime_ = now;
       const bool issued = step(now);
       const double next = nextDecisionTime(now, issued);
-      account(now, next);
+      endSelection(now, next);
       now = next;
     }
     result_.simulatedCycles = lastCompletion_;
@@ -198,11 +212,15 @@ class Sm {
       w.age = ageCounter_++;
       w.readyAt = now + config_.blockLaunchCycles;
       w.atBarrier = false;
-      reasons_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = StallReason::Wait;
-      earliest_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = w.readyAt;
+      w.restValid = false;
+      earliest_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = w.ops != nullptr && !w.ops->empty() ? w.readyAt : kNever;
+      w.stallReason = StallReason::Wait;
+      w.stallSince = stepTime_;  // `now` may be later: a block starts when the previous one completes
+      w.selected = false;
       std::fill(w.regReady.begin(), w.regReady.end(), 0.0);
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
+        w.op = &decodedOf((*w.ops)[0]);
         ++s.liveWarps;
         ++liveWarps_;
       }
@@ -218,16 +236,22 @@ class Sm {
     if (nextBlock_ < blocks_.size()) startBlock(slot, now);
   }
 
-  // When warp `w` could issue its next instruction, and why it cannot before then.
-  double earliest(const Warp& w, StallReason& reason) {
+  // When warp `w` could issue its next instruction, and why it cannot before then, without the
+  // scheduler term (applied in step()). Depends only on the warp's own state (readyAt, the
+  // scoreboard of its registers, barrier) and the free time of the resource its next op needs,
+  // so step() re-evaluates it only when one of those changed (resourceChangedAt).
+  void evaluateRest(Warp& w) {
+    w.restValid = true;
     if (w.atBarrier) {
-      reason = StallReason::Barrier;
-      return kNever;
+      w.restAt = kNever;
+      w.restReason = StallReason::Barrier;
+      w.evaluatedAt = version_;
+      return;
     }
     const WarpOp& op = (*w.ops)[w.next];
-    const Decoded& d = decodedOf(op);
+    const Decoded& d = *w.op;
     double t = w.readyAt;
-    reason = StallReason::Wait;
+    StallReason reason = StallReason::Wait;
     // Sources must be ready (RAW). A destination still pending from a variable-latency producer
     // must be too (WAW through the scoreboard); fixed-latency results retire in order.
     for (std::uint32_t i = d.regsBegin; i < d.defsEnd; ++i) {
@@ -277,11 +301,50 @@ class Sm {
         }
         break;
     }
-    if (schedulerFreeAt_[s] > t) {
-      t = schedulerFreeAt_[s];
-      reason = StallReason::NotSelected;
+    w.restAt = t;
+    w.restReason = reason;
+    w.evaluatedAt = version_;
+  }
+
+  // The last time (a value of version_) the resources warp w's next op waits for changed. The
+  // memory system's answer changes only when a request is issued (nextAcceptTime is a function of
+  // what is in flight), so global requests count as a change of the LSU.
+  std::uint64_t resourceChangedAt(const Warp& w) const {
+    const Decoded& d = *w.op;
+    const std::size_t unit = static_cast<std::size_t>(w.scheduler) * kClassCount + static_cast<std::size_t>(d.unit);
+    switch (d.port) {
+      case Port::Alu: return unitChangedAt_[unit];
+      case Port::Shared: return d.sharedOperand ? std::max(mioChangedAt_, unitChangedAt_[unit]) : mioChangedAt_;
+      case Port::Global:
+      case Port::Constant: return lsuChangedAt_;
     }
-    return t;
+    return version_;
+  }
+
+  // Ends warp w's current stall at `now` (charging it to its reason and next pc) and starts one
+  // for `reason`.
+  void restartStall(Warp& w, StallReason reason, double now) {
+    chargeStall(w, now);
+    w.stallReason = reason;
+    w.stallSince = now;
+  }
+
+  void chargeStall(Warp& w, double until) {
+    const double cycles = until - w.stallSince;
+    if (cycles > 0) w.stalled[static_cast<std::size_t>(w.stallReason)] += cycles;
+  }
+
+  // Moves warp w's stall cycles to its next pc (before it issues) and the totals.
+  void flushStalls(Warp& w) {
+    auto& cost = result_.perInstruction[(*w.ops)[w.next].pc];
+    for (int r = 0; r < kStallReasonCount; ++r) {
+      const double cycles = w.stalled[static_cast<std::size_t>(r)];
+      if (cycles == 0) continue;
+      result_.stalls[r] += cycles;
+      cost.stalls[r] += cycles;
+      cost.stallCycles += cycles;
+      w.stalled[static_cast<std::size_t>(r)] = 0;
+    }
   }
 
   int requestSectors(const BlockTrace& block, std::uint32_t memoryIndex) const {
@@ -296,23 +359,30 @@ class Sm {
     for (int s = 0; s < schedulers; ++s) {
       const auto& mine = schedulerWarps_[static_cast<std::size_t>(s)];
       const int n = static_cast<int>(mine.size());
+      const double schedulerFree = schedulerFreeAt_[static_cast<std::size_t>(s)];
       int chosen = -1;
       std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
       // Loose round-robin starts after the last issued warp (positions within this scheduler).
       int start = 0;
       if (config_.policy == SchedulerPolicy::LooseRoundRobin && lastIssued_[static_cast<std::size_t>(s)] >= 0)
         start = (lastIssuedPos_[static_cast<std::size_t>(s)] + 1) % std::max(1, n);
-      for (int k = 0; k < n; ++k) {
-        const int pos = (start + k) % n;
+      for (int k = 0, pos = start; k < n; ++k, pos = pos + 1 == n ? 0 : pos + 1) {
         const int wi = mine[static_cast<std::size_t>(pos)];
         Warp& w = warps_[static_cast<std::size_t>(wi)];
         if (!w.live) continue;
-        StallReason reason{};
-        const double t = earliest(w, reason);
+        if (!w.restValid || (!w.atBarrier && resourceChangedAt(w) > w.evaluatedAt)) evaluateRest(w);
+        double t = w.restAt;
+        StallReason reason = w.restReason;
+        if (!w.atBarrier && schedulerFree > t) {
+          t = schedulerFree;
+          reason = StallReason::NotSelected;
+        }
         earliest_[static_cast<std::size_t>(wi)] = t;
-        reasons_[static_cast<std::size_t>(wi)] = reason;
-        if (t > now) continue;
-        reasons_[static_cast<std::size_t>(wi)] = StallReason::NotSelected;
+        if (t > now) {
+          if (reason != w.stallReason) restartStall(w, reason, now);
+          continue;
+        }
+        if (w.stallReason != StallReason::NotSelected) restartStall(w, StallReason::NotSelected, now);
         switch (config_.policy) {
           case SchedulerPolicy::LooseRoundRobin:
             if (chosen < 0) {
@@ -338,7 +408,6 @@ class Sm {
         }
       }
       if (chosen >= 0) {
-        reasons_[static_cast<std::size_t>(chosen)] = StallReason::Selected;
         issue(warps_[static_cast<std::size_t>(chosen)], now);
         lastIssued_[static_cast<std::size_t>(s)] = chosen;
         schedulerFreeAt_[static_cast<std::size_t>(s)] = now + config_.issueIntervalCycles;
@@ -350,7 +419,16 @@ class Sm {
 
   void issue(Warp& w, double now) {
     const WarpOp& op = (*w.ops)[w.next];
-    const Decoded& d = decodedOf(op);
+    const Decoded& d = *w.op;
+    // Issued: "selected" for its first cycle (counted below), waiting for its same-warp interval
+    // for the rest of the step (endSelection), charged to its next pc.
+    chargeStall(w, now);
+    flushStalls(w);
+    w.stallReason = StallReason::Wait;
+    w.stallSince = now;
+    w.selected = true;
+    selectedWarps_.push_back(&w);
+    ++version_;
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
     double complete = now + d.latency;
     double busy = d.unitInterval;
@@ -358,17 +436,20 @@ class Sm {
     switch (d.port) {
       case Port::Alu:
         unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = now + d.unitInterval;
+        unitChangedAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = version_;
         break;
       case Port::Shared: {
         const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
         const int waves = m == nullptr ? 1 : std::max<int>(1, config_.noBankConflicts ? m->idealWavefronts : m->wavefronts);
         busy = std::max(d.unitInterval, waves * config_.sharedWavefrontCycles);
         mioFreeAt_ = now + busy;
+        mioChangedAt_ = version_;
         if (d.sharedOperand) {
           // Lai §3.2.3.3: the fused instruction's latency grows with each replayed wavefront.
           const int ideal = m == nullptr ? 1 : std::max<int>(1, m->idealWavefronts);
           complete = now + d.latency + std::max(0, waves - ideal) * config_.sharedWavefrontCycles;
           unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = now + d.unitInterval;
+          unitChangedAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = version_;
         } else {
           complete = now + config_.sharedLatency + (waves - 1) * config_.sharedWavefrontCycles;
         }
@@ -382,6 +463,7 @@ class Sm {
         const std::uint64_t* list = m == nullptr ? nullptr : w.block->sectors.data() + m->firstSector;
         busy = std::max(d.unitInterval, config_.lsuBytesPerCycle > 0 ? sectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
         lsuFreeAt_ = now + busy;
+        lsuChangedAt_ = version_;
         if (d.kind == trace::InstrKind::Load) {
           ++mc.globalLoads;
           complete = memory_.load(now, list, sectors, true, mc);
@@ -397,6 +479,7 @@ class Sm {
       }
       case Port::Constant:
         lsuFreeAt_ = now + d.unitInterval;
+        lsuChangedAt_ = version_;
         complete = now + config_.l1HitLatency;
         break;
     }
@@ -414,14 +497,18 @@ class Sm {
     recordTimeline(w, op.pc, now, complete);
     if (d.readsClock) result_.clockReads.push_back(ClockRead{w.block->block, w.warpInBlock, now});
     ++w.next;
+    w.restValid = false;
 
     Slot& slot = slots_[static_cast<std::size_t>(w.slot)];
     if (d.kind == trace::InstrKind::Barrier) {
       w.atBarrier = true;
       ++slot.arrived;
     }
-    if (w.next >= w.ops->size()) {
+    if (w.next < w.ops->size()) {
+      w.op = &decodedOf((*w.ops)[w.next]);
+    } else {
       w.live = false;
+      earliest_[static_cast<std::size_t>(&w - warps_.data())] = kNever;
       w.atBarrier = false;
       --liveWarps_;
       --slot.liveWarps;
@@ -440,6 +527,7 @@ class Sm {
       if (w.live && w.atBarrier) {
         w.atBarrier = false;
         w.readyAt = std::max(w.readyAt, now + config_.barrierLatency);
+        w.restValid = false;
       }
     }
     slot.arrived = 0;
@@ -455,36 +543,23 @@ class Sm {
   // next moment anything can happen is the smallest of them after `now`, or the next issue slot.
   double nextDecisionTime(double now, bool issued) {
     double next = issued ? now + config_.issueIntervalCycles : kNever;
-    for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
-      if (!warps_[wi].live) continue;
-      const double t = earliest_[wi];
-      if (t > now) next = std::min(next, t);
-      else next = std::min(next, now + std::min(1.0, config_.issueIntervalCycles));  // eligible, not picked
-    }
+    const double eligibleNext = now + std::min(1.0, config_.issueIntervalCycles);  // eligible, not picked
+    for (const double t : earliest_) next = std::min(next, t > now ? t : eligibleNext);  // kNever: not live
     if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
     return next;
   }
 
-  // Charges the warp-cycles of [now, next) to each live warp's reason and its next pc.
-  void account(double now, double next) {
-    const double dt = next - now;
-    for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
-      const Warp& w = warps_[wi];
-      if (!w.live && reasons_[wi] != StallReason::Selected) continue;
-      StallReason reason = reasons_[wi];
-      const bool issuedNow = reason == StallReason::Selected;
-      // An issued warp is "selected" for one cycle (counted at issue); the rest of the step it
-      // waits for its same-warp issue interval.
-      const double selected = issuedNow ? std::min(1.0, dt) : 0.0;
-      if (dt > selected && w.live) {
-        if (issuedNow) reason = StallReason::Wait;
-        result_.stalls[static_cast<int>(reason)] += dt - selected;
-        auto& cost = result_.perInstruction[(*w.ops)[w.next].pc];
-        cost.stalls[static_cast<int>(reason)] += dt - selected;
-        cost.stallCycles += dt - selected;
-      }
-      reasons_[wi] = StallReason::Wait;
+  // Stall accounting is lazy: each live warp's stall reason holds from when it last changed (in
+  // step(), issue() or startBlock()) until it changes again, and is charged then; the sum over
+  // reasons is the warp-cycles of live warps. A warp issued at `now` is "selected" for
+  // min(1, next - now) cycles (counted at issue) and waits for the rest of the step.
+  void endSelection(double now, double next) {
+    for (Warp* w : selectedWarps_) {
+      if (!w->selected) continue;  // its block finished and the slot restarted
+      w->selected = false;
+      w->stallSince = now + std::min(1.0, next - now);
     }
+    selectedWarps_.clear();
   }
 
   const TimingConfig& config_;
@@ -501,13 +576,18 @@ class Sm {
   std::uint32_t registerCount_ = 0;
   std::vector<Warp> warps_;
   std::vector<Slot> slots_;
-  std::vector<StallReason> reasons_;
   std::vector<double> schedulerFreeAt_;
   std::vector<int> lastIssued_;
   std::vector<int> lastIssuedPos_ = std::vector<int>(64, -1);
   std::vector<std::vector<int>> schedulerWarps_;
-  std::vector<double> earliest_;
+  std::vector<double> earliest_;  // per warp, as of its last step (kNever when not live)
   std::vector<double> unitFreeAt_;
+  // Resource versions for re-evaluating warps only when what they wait for changed.
+  std::uint64_t version_ = 1;
+  std::vector<std::uint64_t> unitChangedAt_;
+  std::uint64_t mioChangedAt_ = 0, lsuChangedAt_ = 0;
+  std::vector<Warp*> selectedWarps_;
+  double stepTime_ = 0;
   double mioFreeAt_ = 0, lsuFreeAt_ = 0;
   std::array<std::uint64_t, kClassCount> unitIssued_{};
   std::array<double, kClassCount> unitBusy_{};
