@@ -1,6 +1,7 @@
 #include "cache.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace teg::timing::detail {
 
@@ -12,28 +13,36 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
     ways_ = static_cast<int>(std::max<long long>(1, bytes / lineBytes));
     sets_ = 1;
   }
-  lines_.resize(sets_ * static_cast<std::uint64_t>(ways_));
+  const auto allWays = sets_ * static_cast<std::uint64_t>(ways_);
+  tags_.assign(allWays, ~std::uint64_t{0});
+  lastUse_.assign(allWays, 0);
+  sectorMasks_.assign(allWays, 0);
+  if (std::has_single_bit(static_cast<unsigned>(sectorsPerLine_))) sectorShift_ = std::countr_zero(static_cast<unsigned>(sectorsPerLine_));
 }
 
 bool SectoredCache::access(std::uint64_t sector) {
   if (sets_ == 0) return false;
-  const std::uint64_t line = sector / static_cast<std::uint64_t>(sectorsPerLine_);
-  const std::uint32_t bit = 1u << (sector % static_cast<std::uint64_t>(sectorsPerLine_));
-  Way* set = &lines_[(line % sets_) * static_cast<std::uint64_t>(ways_)];
+  const auto perLine = static_cast<std::uint64_t>(sectorsPerLine_);
+  const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
+  const std::uint32_t bit = 1u << (sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
+  const std::size_t first = static_cast<std::size_t>((line % sets_) * static_cast<std::uint64_t>(ways_));
+  const std::size_t end = first + static_cast<std::size_t>(ways_);
   ++clock_;
-  Way* victim = set;
-  for (int w = 0; w < ways_; ++w) {
-    if (set[w].tag == line) {
-      set[w].lastUse = clock_;
-      const bool hit = (set[w].sectorMask & bit) != 0;
-      set[w].sectorMask |= bit;
+  for (std::size_t w = first; w < end; ++w) {
+    if (tags_[w] == line) {
+      lastUse_[w] = clock_;
+      const bool hit = (sectorMasks_[w] & bit) != 0;
+      sectorMasks_[w] |= bit;
       return hit;
     }
-    if (set[w].lastUse < victim->lastUse) victim = &set[w];
   }
-  victim->tag = line;
-  victim->lastUse = clock_;
-  victim->sectorMask = bit;
+  // Miss: the least recently used way (the first of equals, as before).
+  std::size_t victim = first;
+  for (std::size_t w = first + 1; w < end; ++w)
+    if (lastUse_[w] < lastUse_[victim]) victim = w;
+  tags_[victim] = line;
+  lastUse_[victim] = clock_;
+  sectorMasks_[victim] = bit;
   return false;
 }
 

@@ -19,16 +19,15 @@ class SectoredCache {
   [[nodiscard]] bool enabled() const { return sets_ > 0; }
 
  private:
-  struct Way {
-    std::uint64_t tag = ~std::uint64_t{0};
-    std::uint64_t lastUse = 0;
-    std::uint32_t sectorMask = 0;
-  };
   std::uint64_t sets_ = 0;
   int ways_ = 0;
   int sectorsPerLine_ = 1;
+  int sectorShift_ = -1;  // log2(sectorsPerLine_) when a power of two (the usual 4), else -1
   std::uint64_t clock_ = 0;
-  std::vector<Way> lines_;
+  // Per way (set-major), kept apart so that the tag search touches only the tags.
+  std::vector<std::uint64_t> tags_;
+  std::vector<std::uint64_t> lastUse_;
+  std::vector<std::uint32_t> sectorMasks_;
 };
 
 }  // namespace teg::timing::detail
