@@ -12,7 +12,8 @@ std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResul
   bounds.push_back({"issue", static_cast<double>(result.warpInstructions) * config.issueIntervalCycles / schedulers});
   for (const auto& unit : result.units) {
     if (unit.unit == InstructionClass::LoadStore) continue;
-    bounds.push_back({fmt::format("{} unit", device::instructionClassName(unit.unit)), unit.busyCycles / schedulers});
+    const double copies = config.unitSharedBySm[static_cast<std::size_t>(unit.unit)] ? 1.0 : schedulers;
+    bounds.push_back({fmt::format("{} unit", device::instructionClassName(unit.unit)), unit.busyCycles / copies});
   }
   bounds.push_back({"shared memory",
                     static_cast<double>(result.memory.sharedWavefronts) * config.sharedWavefrontCycles});

@@ -85,7 +85,9 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
       throughput = d.throughputOf(InstructionClass::Fp32Fma);
       assumedThroughput.push_back(device::instructionClassName(cls));
     }
-    const double copies = cls == InstructionClass::LoadStore ? 1.0 : c.schedulers;
+    const bool shared = cls != InstructionClass::LoadStore && throughput < c.schedulers;
+    c.unitSharedBySm[static_cast<std::size_t>(i)] = shared;
+    const double copies = cls == InstructionClass::LoadStore || shared ? 1.0 : c.schedulers;
     c.unitInterval[static_cast<std::size_t>(i)] = c.warpSize / (throughput / copies);
     const double sameWarp = d.timing.sameWarp[static_cast<std::size_t>(i)];
     c.sameWarpInterval[static_cast<std::size_t>(i)] = sameWarp > 0 ? sameWarp : c.issueIntervalCycles;

@@ -113,7 +113,8 @@ class Sm {
       usage.unit = static_cast<InstructionClass>(c);
       usage.issued = unitIssued_[static_cast<std::size_t>(c)];
       usage.busyCycles = unitBusy_[static_cast<std::size_t>(c)];
-      const double copies = isMemoryClass(c) ? 1.0 : static_cast<double>(schedulerFreeAt_.size());
+      const double copies = isMemoryClass(c) || config_.unitSharedBySm[static_cast<std::size_t>(c)]
+                                ? 1.0 : static_cast<double>(schedulerFreeAt_.size());
       usage.utilisation = lastCompletion_ > 0 ? usage.busyCycles / (lastCompletion_ * copies) : 0;
       usage.load = loads_.series(c, lastCompletion_);
       result_.units.push_back(std::move(usage));
@@ -123,6 +124,13 @@ class Sm {
 
  private:
   static bool isMemoryClass(int c) { return c == static_cast<int>(InstructionClass::LoadStore); }
+
+  // Where scheduler s's copy of a unit keeps its state: units with fewer lanes than the SM has
+  // schedulers (fp64 on consumer parts) are one unit that every scheduler shares.
+  std::size_t unitSlot(std::size_t s, int unit) const {
+    const auto u = static_cast<std::size_t>(unit);
+    return (config_.unitSharedBySm[u] ? 0 : s) * kClassCount + u;
+  }
 
   void decode() {
     decoded_.resize(kernel_.instructions.size());
@@ -267,7 +275,7 @@ class Sm {
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
     switch (d.port) {
       case Port::Alu:
-        if (const double u = unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)]; u > t) {
+        if (const double u = unitFreeAt_[unitSlot(s, d.unit)]; u > t) {
           t = u;
           reason = StallReason::MathPipeThrottle;
         }
@@ -278,7 +286,7 @@ class Sm {
           reason = StallReason::MioThrottle;
         }
         if (d.sharedOperand) {
-          if (const double u = unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)]; u > t) {
+          if (const double u = unitFreeAt_[unitSlot(s, d.unit)]; u > t) {
             t = u;
             reason = StallReason::MathPipeThrottle;
           }
@@ -311,7 +319,7 @@ class Sm {
   // what is in flight), so global requests count as a change of the LSU.
   std::uint64_t resourceChangedAt(const Warp& w) const {
     const Decoded& d = *w.op;
-    const std::size_t unit = static_cast<std::size_t>(w.scheduler) * kClassCount + static_cast<std::size_t>(d.unit);
+    const std::size_t unit = unitSlot(static_cast<std::size_t>(w.scheduler), d.unit);
     switch (d.port) {
       case Port::Alu: return unitChangedAt_[unit];
       case Port::Shared: return d.sharedOperand ? std::max(mioChangedAt_, unitChangedAt_[unit]) : mioChangedAt_;
@@ -435,8 +443,8 @@ class Sm {
     MemoryCounters& mc = result_.memory;
     switch (d.port) {
       case Port::Alu:
-        unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = now + d.unitInterval;
-        unitChangedAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = version_;
+        unitFreeAt_[unitSlot(s, d.unit)] = now + d.unitInterval;
+        unitChangedAt_[unitSlot(s, d.unit)] = version_;
         break;
       case Port::Shared: {
         const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
@@ -448,8 +456,8 @@ class Sm {
           // Lai §3.2.3.3: the fused instruction's latency grows with each replayed wavefront.
           const int ideal = m == nullptr ? 1 : std::max<int>(1, m->idealWavefronts);
           complete = now + d.latency + std::max(0, waves - ideal) * config_.sharedWavefrontCycles;
-          unitFreeAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = now + d.unitInterval;
-          unitChangedAt_[s * kClassCount + static_cast<std::size_t>(d.unit)] = version_;
+          unitFreeAt_[unitSlot(s, d.unit)] = now + d.unitInterval;
+          unitChangedAt_[unitSlot(s, d.unit)] = version_;
         } else {
           complete = now + config_.sharedLatency + (waves - 1) * config_.sharedWavefrontCycles;
         }

@@ -50,6 +50,10 @@ struct TimingConfig {
   std::array<double, kClassCount> executionLatency{};
   std::array<double, kClassCount> unitInterval{};
   std::array<double, kClassCount> sameWarpInterval{};
+  // A class whose throughput per SM is below one result per clock per scheduler (fp64 on GeForce
+  // and Turing parts: 2 per SM for 4 schedulers) is one unit the schedulers share, busy
+  // warpSize / throughput cycles per warp instruction, rather than a copy per scheduler.
+  std::array<bool, kClassCount> unitSharedBySm{};
 
   // Memory (Lai §3.2.2.4, §3.2.3.3-5).
   double sharedLatency = 0;          // conflict-free shared-memory load
