@@ -44,7 +44,17 @@ Prediction predict(const PredictRequest& request) {
   launch.carveoutPercent = request.launch.carveoutPercent;
   p.occupancy = occupancy::computeOccupancyOrThrow(gpu, launch);
 
-  const timing::TimingConfig base = timing::timingConfigFor(gpu, p.occupancy.sharedMemoryPerSm);
+  timing::TimingConfig base = timing::timingConfigFor(gpu, p.occupancy.sharedMemoryPerSm);
+  // The L2 is shared by the SMs that run blocks: a launch of fewer blocks than SMs leaves the
+  // simulated SM a bigger share (a one-block microbenchmark sees all of it).
+  const std::uint64_t activeSms = std::min<std::uint64_t>(std::max<std::uint64_t>(1, p.kernel.grid.count()),
+                                                          static_cast<std::uint64_t>(std::max(1, base.smCount)));
+  if (activeSms < static_cast<std::uint64_t>(base.smCount)) {
+    base.l2BytesShare = gpu.memory.l2Bytes / static_cast<long long>(activeSms);
+    base.provenance.push_back({"L2 share (small grid)", fmt::format("{} KiB: the launch uses {} of {} SMs", base.l2BytesShare / 1024,
+                                                                    activeSms, base.smCount),
+                               "model: the L2 is split among the SMs that run blocks"});
+  }
   timing::EngineOptions options;
   options.residentBlocks = p.occupancy.blocksPerSm;
   const auto warpsPerBlock = static_cast<int>(p.kernel.warpsPerBlock());

@@ -71,15 +71,21 @@ double numberField(const std::map<std::string, std::string>& row, const std::str
   }
 }
 
-ValidationRow rowFromJson(const json& r, const std::string& where) {
+ValidationRow rowFromJson(const json& r, const std::string& where, const fs::path& base) {
   ValidationRow row;
   row.label = r.at("label").get<std::string>();
+  if (r.contains("launch")) row.launchFile = (base / r["launch"].get<std::string>()).lexically_normal().string();
   row.measured = r.at("measured").get<double>();
   if (r.contains("grid")) row.grid = dimFrom(r["grid"], where + "/grid");
   if (r.contains("block")) row.block = dimFrom(r["block"], where + "/block");
   if (r.contains("scalars"))
     for (const auto& [name, value] : r["scalars"].items()) row.scalars[name] = value.get<double>();
   if (r.contains("what_if")) row.whatIfs = r["what_if"].get<std::vector<std::string>>();
+  if (r.contains("regs")) row.registers = r["regs"].get<int>();
+  if (r.contains("per")) {
+    row.per = r["per"].get<double>();
+    if (!(*row.per > 0)) throw Error(fmt::format("{}: 'per' must be positive", where));
+  }
   if (!(row.measured > 0)) throw Error(fmt::format("{}: 'measured' must be positive", where));
   return row;
 }
@@ -122,7 +128,7 @@ void setScalar(emu::LaunchDescription& launch, const std::string& name, double v
   throw Error(fmt::format("{}: the launch has no argument '{}'", where, name));
 }
 
-double clockInterval(const timing::TimingResult& r, const ValidationSuite& suite, const std::string& where) {
+double clockInterval(const timing::TimingResult& r, const ValidationSuite& suite, double per, const std::string& where) {
   // Per warp: its first and last clock read.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<double, double>> span;
   for (const auto& c : r.clockReads) {
@@ -134,7 +140,7 @@ double clockInterval(const timing::TimingResult& r, const ValidationSuite& suite
   }
   std::vector<double> values;
   for (const auto& [warp, s] : span)
-    if (s.second > s.first) values.push_back((s.second - s.first) / suite.per);
+    if (s.second > s.first) values.push_back((s.second - s.first) / per);
   if (values.empty()) throw Error(fmt::format("{}: no simulated warp read the clock twice", where));
   if (suite.reduce == "min") return *std::min_element(values.begin(), values.end());
   if (suite.reduce == "mean") {
@@ -190,18 +196,20 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     if (j.contains("rows")) {
       const auto& rows = j["rows"];
       for (std::size_t i = 0; i < rows.size(); ++i)
-        s.rows.push_back(rowFromJson(rows[i], fmt::format("{}: /rows/{}", path, i)));
+        s.rows.push_back(rowFromJson(rows[i], fmt::format("{}: /rows/{}", path, i), base));
     }
     if (j.contains("rows_from_csv")) rowsFromCsv(j["rows_from_csv"], base, s);
     if (j.contains("row_defaults")) {
       json merged{{"label", ""}, {"measured", 1.0}};
       merged.update(j["row_defaults"]);
-      const ValidationRow defaults = rowFromJson(merged, path + ": /row_defaults");
+      const ValidationRow defaults = rowFromJson(merged, path + ": /row_defaults", base);
       for (auto& row : s.rows) {
         if (!row.grid) row.grid = defaults.grid;
         if (!row.block) row.block = defaults.block;
         for (const auto& [k, v] : defaults.scalars) row.scalars.try_emplace(k, v);
         if (row.whatIfs.empty()) row.whatIfs = defaults.whatIfs;
+        if (!row.registers) row.registers = defaults.registers;
+        if (row.launchFile.empty()) row.launchFile = defaults.launchFile;
       }
     }
   } catch (const json::exception& e) {
@@ -227,14 +235,19 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
   ValidationResult out;
   out.suite = &suite;
   const device::Device& gpu = devices.find(suite.gpu);
-  const emu::LaunchDescription base = emu::readLaunchFile(suite.launchFile);
+  std::map<std::string, emu::LaunchDescription> launches;
+  auto launchOf = [&](const std::string& file) -> const emu::LaunchDescription& {
+    auto it = launches.find(file);
+    if (it == launches.end()) it = launches.emplace(file, emu::readLaunchFile(file)).first;
+    return it->second;
+  };
   const std::size_t count = options.rowLimit ? std::min(*options.rowLimit, suite.rows.size()) : suite.rows.size();
   double sumAbs = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const ValidationRow& row = suite.rows[i];
     const std::string where = fmt::format("{}: row '{}'", suite.file, row.label);
     PredictRequest request;
-    request.launch = base;
+    request.launch = launchOf(row.launchFile.empty() ? suite.launchFile : row.launchFile);
     if (row.block) request.launch.block = *row.block;
     if (row.grid) request.launch.grid = *row.grid;
     else if (suite.gridElements > 0)
@@ -243,6 +256,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     for (const auto& [name, value] : row.scalars) setScalar(request.launch, name, value, where);
     request.device = &gpu;
     request.whatIfs = row.whatIfs;
+    request.registersPerThread = row.registers;
     request.threads = options.threads;
     const Prediction p = predict(request);
     const timing::TimingResult& r = p.whatIfs.empty() ? p.result : p.whatIfs.back().result;
@@ -251,7 +265,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     rr.measured = row.measured;
     rr.bound = r.bound;
     switch (suite.metric) {
-      case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, where); break;
+      case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
       case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? suite.bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
     }

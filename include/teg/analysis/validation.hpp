@@ -14,7 +14,10 @@
 // Metrics: "clock_interval" (a warp's last clock read minus its first, / per; reduced over the
 // simulated warps by max, min or mean — how a microbenchmark times itself), "cycles" (the
 // predicted cycles of the busiest SM), "bandwidth_gbps" (metric.bytes / predicted time).
-// A row may set "grid", "block", "scalars" ({"name": value}), "what_if" (["no-bank-conflicts"]);
+// A row may set "launch" (another launch file), "grid", "block", "scalars" ({"name": value}),
+// "what_if" (["no-bank-conflicts"]), "per" (this row's iterations between the clock reads),
+// "regs" (registers per thread: for GPUs nvcc no longer targets, ptxas's count for sm_75 does
+// not apply; the experiment's residency decides);
 // with "grid_elements": N in the metric, a row without a grid gets N / block + 1 blocks.
 #pragma once
 
@@ -33,9 +36,12 @@ const char* validationMetricName(ValidationMetric m);
 
 struct ValidationRow {
   std::string label;
+  std::string launchFile;  // resolved; "" = the suite's launch
   std::optional<emu::Dim3> grid, block;
   std::map<std::string, double> scalars;
   std::vector<std::string> whatIfs;
+  std::optional<double> per;  // clock_interval: this row's iterations (else the metric's)
+  std::optional<int> registers;  // registers per thread, when the experiment fixes residency
   double measured = 0;
 };
 
