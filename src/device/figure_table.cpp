@@ -188,6 +188,8 @@ std::vector<FigureSpec> buildSpecs() {
   s.push_back({"timing.dram_latency", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::dramLatency>});
   s.push_back({"timing.shared_wavefront_cycles", K::PositiveNumber, G::Timing, R::No,
                setTimingDouble<&Timing::sharedWavefrontCycles>});
+  s.push_back({"timing.shared_replay_latency", K::PositiveNumber, G::Timing, R::No,
+               setTimingDouble<&Timing::sharedReplayLatency>});
   s.push_back({"timing.shared_operand_latency", K::PositiveNumber, G::Timing, R::No,
                setTimingDouble<&Timing::sharedOperandLatency>});
   s.push_back({"timing.barrier_latency", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::barrierLatency>});

@@ -118,8 +118,12 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   if (d.timing.sharedWavefrontCycles <= 0)
     throw Error(fmt::format("device '{}' ({}) has no timing.shared_wavefront_cycles", d.name, d.cc.smName()));
   c.sharedWavefrontCycles = d.timing.sharedWavefrontCycles;
-  c.provenance.push_back({"bank-conflict replay", cycles(c.sharedWavefrontCycles) + " per extra wavefront",
+  c.sharedReplayLatency = d.timing.sharedReplayLatency > 0 ? d.timing.sharedReplayLatency : c.sharedWavefrontCycles;
+  c.provenance.push_back({"shared-memory wavefront", cycles(c.sharedWavefrontCycles) + " of the pipe per wavefront",
                           "timing.shared_wavefront_cycles"});
+  c.provenance.push_back({"bank-conflict replay latency", cycles(c.sharedReplayLatency) + " per extra wavefront",
+                          d.timing.sharedReplayLatency > 0 ? "timing.shared_replay_latency"
+                                                           : "timing.shared_wavefront_cycles (no separate replay latency given)"});
   c.sharedBanks = d.limits.sharedMemoryBanks;
   c.sharedBankWidth = d.limits.sharedMemoryBankWidth;
   c.halfWarpShared = d.cc.major == 1;  // cc 1.x: a warp's request is two half-warp requests
@@ -163,6 +167,11 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.maxOutstandingSectors = static_cast<int>(std::ceil(c.dramBytesPerCycle * c.dramLatency / c.sectorBytes));
   c.provenance.push_back({"memory concurrency C_mem", fmt::format("{} sectors in flight per SM", c.maxOutstandingSectors),
                           "derived: Lai eq. 3.2 (DRAM bandwidth share x DRAM latency / sector)"});
+  c.hoistLoads = true;
+  c.provenance.push_back({"instruction order", "nvcc's PTX, global loads hoisted within straight-line code",
+                          "model: ptxas schedules loads early; teg moves each global/local load above the independent "
+                          "arithmetic before it (not past other memory instructions, barriers or branches; register "
+                          "pressure not modelled)"});
   c.barrierLatency = d.timing.barrierLatency;
   c.blockLaunchCycles = d.timing.blockLaunchCycles;
   c.provenance.push_back({"barrier / block launch", fmt::format("{:g} / {:g} cycles", c.barrierLatency, c.blockLaunchCycles),

@@ -9,6 +9,7 @@
 
 #include "block_trace.hpp"
 #include "bounds.hpp"
+#include "load_hoisting.hpp"
 #include "sm_model.hpp"
 #include "teg/support/error.hpp"
 #include "teg/trace/memory_access.hpp"
@@ -188,6 +189,9 @@ TimingResult TimingEngine::finish() {
   EngineOptions options = m.options;
   if (m.config.maxResidentBlocks > 0) options.residentBlocks = std::min(options.residentBlocks, m.config.maxResidentBlocks);
   result.residentBlocks = options.residentBlocks;
+  if (m.config.hoistLoads)
+    for (auto& block : blocks)
+      for (auto& warp : block.warps) detail::hoistGlobalLoads(m.kernel, warp);
   const std::vector<double> completion = detail::simulateSm(m.config, m.kernel, options, blocks, result);
 
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));

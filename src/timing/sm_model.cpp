@@ -125,6 +125,11 @@ class Sm {
  private:
   static bool isMemoryClass(int c) { return c == static_cast<int>(InstructionClass::LoadStore); }
 
+  // Latency added per replayed wavefront; a config without its own figure uses the pipe's.
+  double replayLatency() const {
+    return config_.sharedReplayLatency > 0 ? config_.sharedReplayLatency : config_.sharedWavefrontCycles;
+  }
+
   // Where scheduler s's copy of a unit keeps its state: units with fewer lanes than the SM has
   // schedulers (fp64 on consumer parts) are one unit that every scheduler shares.
   std::size_t unitSlot(std::size_t s, int unit) const {
@@ -170,6 +175,9 @@ class Sm {
       d.latency = config_.executionLatency[static_cast<std::size_t>(d.unit)];
       d.unitInterval = config_.unitInterval[static_cast<std::size_t>(d.unit)];
       d.sameWarp = config_.sameWarpInterval[static_cast<std::size_t>(d.unit)];
+      // Lai §3.2.2.2 measured the long same-warp interval of the LD/ST class on a global load
+      // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
+      if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config_.issueIntervalCycles);
       d.readsClock = s.readsClock;
     }
     // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
@@ -455,11 +463,11 @@ class Sm {
         if (d.sharedOperand) {
           // Lai §3.2.3.3: the fused instruction's latency grows with each replayed wavefront.
           const int ideal = m == nullptr ? 1 : std::max<int>(1, m->idealWavefronts);
-          complete = now + d.latency + std::max(0, waves - ideal) * config_.sharedWavefrontCycles;
+          complete = now + d.latency + std::max(0, waves - ideal) * replayLatency();
           unitFreeAt_[unitSlot(s, d.unit)] = now + d.unitInterval;
           unitChangedAt_[unitSlot(s, d.unit)] = version_;
         } else {
-          complete = now + config_.sharedLatency + (waves - 1) * config_.sharedWavefrontCycles;
+          complete = now + config_.sharedLatency + (waves - 1) * replayLatency();
         }
         ++mc.sharedRequests;
         mc.sharedWavefronts += static_cast<std::uint64_t>(waves);

@@ -157,7 +157,9 @@ struct Device {
     // Generation defaults for memory latencies, used when the product has no measured figure:
     // [timing.shared_latency], [timing.l1_latency], [timing.l2_latency], [timing.dram_latency].
     double sharedLatency = 0, l1Latency = 0, l2Latency = 0, dramLatency = 0;
-    double sharedWavefrontCycles = 0;  // [timing.shared_wavefront_cycles] per extra wavefront
+    double sharedWavefrontCycles = 0;  // [timing.shared_wavefront_cycles] pipe cycles per wavefront
+    // [timing.shared_replay_latency] latency added per extra wavefront; 0 = shared_wavefront_cycles
+    double sharedReplayLatency = 0;
     // [timing.shared_operand_latency] cc 1.x: execution latency of an ALU instruction that takes
     // one operand straight from shared memory (MAD dest, [smem], src2, src3); 0 = no such operands.
     double sharedOperandLatency = 0;

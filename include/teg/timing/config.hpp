@@ -57,7 +57,9 @@ struct TimingConfig {
 
   // Memory (Lai §3.2.2.4, §3.2.3.3-5).
   double sharedLatency = 0;          // conflict-free shared-memory load
-  double sharedWavefrontCycles = 0;  // extra cycles per additional wavefront (bank conflict replay)
+  double sharedWavefrontCycles = 0;  // cycles the shared-memory pipe is busy per wavefront
+  double sharedReplayLatency = 0;    // latency added per extra wavefront (bank-conflict replay);
+                                     // 0 = sharedWavefrontCycles
   int sharedBanks = 32;
   int sharedBankWidth = 4;
   bool halfWarpShared = false;       // cc 1.x: conflicts are counted per half-warp
@@ -82,6 +84,11 @@ struct TimingConfig {
   int maxOutstandingSectors = 0;     // memory-pipeline concurrency C_mem (Lai eq. 3.1-3.2)
   double barrierLatency = 0;         // cycles from the last arrival to the release
   double blockLaunchCycles = 0;      // block scheduler cost of starting a block on an SM
+
+  // Replay order: hoist global loads above independent arithmetic of their straight-line run, as
+  // ptxas schedules them (src/timing/load_hoisting.hpp). timingConfigFor turns it on; a config
+  // built by hand replays the trace exactly in order.
+  bool hoistLoads = false;
 
   // What-if overrides (Lai §3.4: remove a bottleneck and re-run).
   bool noBankConflicts = false;

@@ -119,9 +119,21 @@ TEST(TimingFigures, Gt200IsLaisTable31) {
   EXPECT_EQ(d.timing.issueInterval, 2);
   EXPECT_EQ(d.timing.schedulerPolicy, "loose-round-robin");
   // Lai §3.2.3.3: 74 cycles conflict-free, 266 with a 16-way conflict in each half-warp; the warp
-  // is 2 wavefronts (one per half-warp) conflict-free and 2 x 16 = 32 with the conflict.
-  EXPECT_NEAR(d.timing.sharedWavefrontCycles, (266.0 - 74.0) / (32 - 2), 1e-9);
+  // is 2 wavefronts (one per half-warp) conflict-free and 2 x 16 = 32 with the conflict: the
+  // latency of each replay. The pipe's own rate is the guide's 32 bits per bank per 2 clocks.
+  EXPECT_NEAR(d.timing.sharedReplayLatency, (266.0 - 74.0) / (32 - 2), 1e-9);
+  EXPECT_EQ(d.timing.sharedOperandLatency, 74);
+  EXPECT_EQ(d.timing.sharedWavefrontCycles, 2);
   EXPECT_EQ(d.timing.l1CachesGlobalLoads, 0);
+}
+
+TEST(TimingFigures, TeslaC1060IsChiensMadMicrobenchmark) {
+  // Seed 002 Tables 2-3: MAD latency 31.5 (registers) and 34.6 cycles (shared operand); a MAD
+  // with a shared operand issues every 6 cycles per warp = 2 half-warp wavefronts of 3 cycles.
+  const auto& d = database().find("Tesla C1060");
+  EXPECT_EQ(d.measured.at("mad").value, 31.5);
+  EXPECT_EQ(d.measured.at("mad_smem").value, 34.6);
+  EXPECT_EQ(d.timing.sharedWavefrontCycles, 6.0 / 2);
 }
 
 TEST(TimingFigures, DependentFmaLatencyPerGenerationAsPublished) {

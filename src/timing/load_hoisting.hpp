@@ -1,0 +1,18 @@
+// ptxas schedules the code a GPU runs; teg replays nvcc's PTX, whose order is the source's: a
+// load sits right before the arithmetic that uses it. ptxas moves long-latency loads up, so that
+// their latencies overlap (seed 000 §3.3 took the real SASS order from the assembly; teg has only
+// PTX for most GPUs). This pass approximates that: in each warp's executed stream, a global or
+// local load moves above the arithmetic before it in the same straight-line run, as long as that
+// arithmetic does not produce its address and does not read or write its destination. It never
+// crosses another memory instruction, a barrier, a branch or a warp-synchronising instruction,
+// and register pressure is not modelled (ptxas may hoist less when registers are short).
+#pragma once
+
+#include "block_trace.hpp"
+#include "teg/trace/trace.hpp"
+
+namespace teg::timing::detail {
+
+void hoistGlobalLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops);
+
+}  // namespace teg::timing::detail
