@@ -1,0 +1,91 @@
+// Reading validation suites (teg validate): rows from a CSV of data/validation, defaults, and
+// errors that name the file and the field. No nvcc needed: nothing is predicted here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "teg/analysis/validation.hpp"
+#include "teg/support/error.hpp"
+
+using namespace teg::analysis;
+
+namespace {
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "teg-validation-test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string errorOf(const std::string& path) {
+  try {
+    loadValidationSuite(path);
+  } catch (const teg::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kData = std::string(TEG_SOURCE_DIR) + "/data/validation";
+
+TEST(ValidationSuite, CsvRowsAreTheMatchingLinesOfTheCsv) {
+  const auto suite = loadValidationSuite(kData + "/suites/gpustream-v100-read.json");
+  // Counted independently: the lines of the CSV for V100's read kernel.
+  std::ifstream csv(kData + "/stream_bandwidth_vs_occupancy.csv");
+  std::string line;
+  std::vector<std::pair<int, double>> expected;
+  while (std::getline(csv, line))
+    if (line.rfind("V100,read,", 0) == 0) {
+      const auto a = line.find(',', 10), b = line.find(',', a + 1), c = line.find(',', b + 1), d = line.find(',', c + 1);
+      expected.emplace_back(std::stoi(line.substr(10, a - 10)), std::stod(line.substr(c + 1, d - c - 1)));
+    }
+  ASSERT_EQ(suite.rows.size(), expected.size());
+  ASSERT_EQ(expected.size(), 32u);  // block sizes 32, 64, ..., 1024
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(suite.rows[i].block->x, static_cast<std::uint32_t>(expected[i].first));
+    EXPECT_EQ(suite.rows[i].measured, expected[i].second);
+  }
+  EXPECT_EQ(suite.rows.front().measured, 72);   // README: 72 GB/s at 3 % occupancy
+  EXPECT_EQ(suite.rows.back().measured, 866);   // ... 866 GB/s at 100 %
+  EXPECT_EQ(suite.metric, ValidationMetric::BandwidthGBs);
+  EXPECT_EQ(suite.bytes, 8.0 * 134217730);      // 8 bytes x N, as gpu-stream counts them
+}
+
+TEST(ValidationSuite, SeedTablesAreCopiedExactly) {
+  // Seed 002 Table 2, 'Maximum time' row; seed 000 Table 3.2, 'Measured (cycles)'.
+  const auto t2 = loadValidationSuite(kData + "/suites/chien2010-table2.json");
+  const std::vector<double> table2{34.6, 34.6, 34.8, 39.3, 43.2, 49.5, 54.7, 60.6, 72.7, 96.9};
+  ASSERT_EQ(t2.rows.size(), table2.size());
+  for (std::size_t i = 0; i < table2.size(); ++i) EXPECT_EQ(t2.rows[i].measured, table2[i]);
+  const auto t32 = loadValidationSuite(kData + "/suites/lai2013-table3.2.json");
+  const std::vector<double> table32{55605, 55803, 71465, 107668, 186958};
+  ASSERT_EQ(t32.rows.size(), table32.size());
+  for (std::size_t i = 0; i < table32.size(); ++i) EXPECT_EQ(t32.rows[i].measured, table32[i]);
+}
+
+TEST(ValidationSuite, EveryShippedSuiteLoads) {
+  const auto files = validationSuiteFiles(kData + "/suites");
+  EXPECT_GE(files.size(), 20u);
+  for (const auto& f : files) EXPECT_NO_THROW(loadValidationSuite(f)) << f;
+}
+
+TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
+  const auto bad = writeTemp("bad.json", "{\"name\": \"x\",\n \"title\": }");
+  EXPECT_NE(errorOf(bad).find("bad.json:2:"), std::string::npos) << errorOf(bad);
+  const auto metric = writeTemp("metric.json",
+                                R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+                                    "metric": {"kind": "speed"}, "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles or bandwidth_gbps"), std::string::npos)
+      << errorOf(metric);
+  const auto noRows = writeTemp("norows.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100",
+                                                    "launch": "l.json", "metric": {"kind": "cycles"}})");
+  EXPECT_NE(errorOf(noRows).find("a suite needs rows"), std::string::npos) << errorOf(noRows);
+  const auto negative = writeTemp("neg.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+                                                 "metric": {"kind": "cycles"}, "rows": [{"label": "1", "measured": -3}]})");
+  EXPECT_NE(errorOf(negative).find("'measured' must be positive"), std::string::npos) << errorOf(negative);
+}
+
+}  // namespace
