@@ -70,6 +70,9 @@ struct TimingEngine::Impl {
   }
 
   std::vector<bool> sharedOperandTarget;  // per pc: detail::takesSharedOperand, when fusing
+  std::uint32_t idealMask = 0;             // the last conflict-free wavefront count and its key
+  unsigned idealBytes = 0;
+  std::uint16_t idealWavefronts = 0;
 
   void record(const trace::WarpInstruction& r) {
     if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
@@ -94,12 +97,18 @@ struct TimingEngine::Impl {
         m.wavefronts = static_cast<std::uint16_t>(trace::sharedWavefronts(
             r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
             static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
-        // Conflict-free: consecutive words, one wavefront per phase with an active lane.
-        std::array<std::uint64_t, trace::kWarpLanes> ideal{};
-        for (int lane = 0; lane < trace::kWarpLanes; ++lane) ideal[lane] = static_cast<std::uint64_t>(lane) * bytes;
-        m.idealWavefronts = static_cast<std::uint16_t>(trace::sharedWavefronts(
-            ideal, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
-            static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
+        // Conflict-free: consecutive words, one wavefront per phase with an active lane. It depends
+        // only on the mask and the width, so the last answer is kept (nearly always a full warp).
+        if (r.activeMask != idealMask || bytes != idealBytes) {
+          std::array<std::uint64_t, trace::kWarpLanes> ideal{};
+          for (int lane = 0; lane < trace::kWarpLanes; ++lane) ideal[lane] = static_cast<std::uint64_t>(lane) * bytes;
+          idealMask = r.activeMask;
+          idealBytes = bytes;
+          idealWavefronts = static_cast<std::uint16_t>(trace::sharedWavefronts(
+              ideal, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
+              static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
+        }
+        m.idealWavefronts = idealWavefronts;
       } else if (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Local ||
                  s.space == trace::MemorySpace::Texture) {
         m.firstSector = static_cast<std::uint32_t>(current->sectors.size());

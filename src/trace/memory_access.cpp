@@ -88,21 +88,50 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
   if (halfWarpPhases) lanesPerPhase = std::min(lanesPerPhase, 16u);
   std::uint32_t total = 0;
   for (unsigned start = 0; start < 32; start += lanesPerPhase) {
-    // Distinct words per bank in this phase.
+    // The words this phase touches; each distinct word of a bank costs that bank one wavefront
+    // (the same word is broadcast).
+    // Fast path for the common cases (conflict-free, broadcast): one word per lane, and no bank
+    // asked for two different words. Any doubt falls through to the general count below.
+    if (bytes <= bankWidth && banks <= 64) {
+      std::uint64_t bankWord[64];
+      std::uint64_t used = 0;
+      bool simple = true, any = false;
+      for (unsigned lane = start; lane < start + lanesPerPhase && lane < 32 && simple; ++lane) {
+        if ((activeMask >> lane & 1u) == 0) continue;
+        const std::uint64_t first = addresses[lane] / bankWidth;
+        if ((addresses[lane] + bytes - 1) / bankWidth != first) {
+          simple = false;
+          break;
+        }
+        any = true;
+        const auto bank = static_cast<unsigned>(first % banks);
+        if ((used >> bank & 1u) == 0) {
+          used |= std::uint64_t{1} << bank;
+          bankWord[bank] = first;
+        } else if (bankWord[bank] != first) {
+          simple = false;
+        }
+      }
+      if (simple) {
+        total += any ? 1 : 0;
+        continue;
+      }
+    }
     std::uint64_t words[kWarpLanes * 4];
     std::uint32_t wordCount = 0;
-    bool any = false;
     for (unsigned lane = start; lane < start + lanesPerPhase && lane < 32; ++lane) {
       if ((activeMask >> lane & 1u) == 0) continue;
-      any = true;
       const std::uint64_t first = addresses[lane] / bankWidth;
       const std::uint64_t last = (addresses[lane] + bytes - 1) / bankWidth;
-      for (std::uint64_t w = first; w <= last && wordCount < kWarpLanes * 4; ++w) insertDistinct(words, wordCount, w);
+      for (std::uint64_t w = first; w <= last && wordCount < kWarpLanes * 4; ++w) words[wordCount++] = w;
     }
-    if (!any) continue;
+    if (wordCount == 0) continue;
+    // Sorting then skipping repeats is O(n log n); a linear set insert was O(n^2) per warp.
+    std::sort(words, words + wordCount);
     std::uint32_t perBank[64] = {};
     std::uint32_t worst = 0;
     for (std::uint32_t i = 0; i < wordCount; ++i) {
+      if (i > 0 && words[i] == words[i - 1]) continue;
       const auto bank = static_cast<std::uint32_t>(words[i] % banks) % 64;
       worst = std::max(worst, ++perBank[bank]);
     }
