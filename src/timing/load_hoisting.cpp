@@ -12,6 +12,10 @@ bool isLongLoad(const trace::StaticInstruction& s) {
           s.space == trace::MemorySpace::Texture);
 }
 
+bool isSharedAccess(const trace::StaticInstruction& s) {
+  return (s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store) && s.space == trace::MemorySpace::Shared;
+}
+
 bool intersects(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   for (auto x : a)
     if (std::find(b.begin(), b.end(), x) != b.end()) return true;
@@ -28,13 +32,14 @@ void hoistGlobalLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops)
     const bool contiguous = i == 0 || ops[i].pc == ops[i - 1].pc + 1;
     if (!contiguous) runStart = i;
     if (!isLongLoad(s)) {
-      if (s.kind != trace::InstrKind::Alu) runStart = i + 1;  // memory, barrier, branch, sync, exit
+      if (s.kind != trace::InstrKind::Alu && !isSharedAccess(s)) runStart = i + 1;  // barrier, branch, global store...
       continue;
     }
     std::size_t j = i;
     while (j > runStart) {
       const auto& before = kernel.instructions[ops[j - 1].pc];
-      if (before.kind != trace::InstrKind::Alu) break;
+      // Shared memory cannot alias global memory, so a global load may pass shared accesses.
+      if (before.kind != trace::InstrKind::Alu && !isSharedAccess(before)) break;
       if (intersects(before.defs, s.uses) || intersects(before.defs, s.defs) || intersects(before.uses, s.defs)) break;
       --j;
     }

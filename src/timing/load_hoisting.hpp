@@ -3,9 +3,10 @@
 // their latencies overlap (seed 000 §3.3 took the real SASS order from the assembly; teg has only
 // PTX for most GPUs). This pass approximates that: in each warp's executed stream, a global or
 // local load moves above the arithmetic before it in the same straight-line run, as long as that
-// arithmetic does not produce its address and does not read or write its destination. It never
-// crosses another memory instruction, a barrier, a branch or a warp-synchronising instruction,
-// and register pressure is not modelled (ptxas may hoist less when registers are short).
+// arithmetic does not produce its address and does not read or write its destination. It may
+// pass shared-memory accesses (another state space: no aliasing) but never another global or
+// local access, a barrier, a branch or a warp-synchronising instruction; register pressure is not
+// modelled (ptxas may hoist less when registers are short).
 #pragma once
 
 #include "block_trace.hpp"
