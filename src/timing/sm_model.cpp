@@ -1,6 +1,7 @@
 #include "sm_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -29,6 +30,37 @@ struct Decoded {
   double latency = 0, unitInterval = 0, sameWarp = 0;
   bool readsClock = false;
   bool sharedOperand = false;  // an ALU instruction fused with the ld.shared before it (cc 1.x)
+  int groupKey = -1;           // which ReadyGroup its warps join once their own operands are ready
+};
+
+// Ready groups. Once a warp's own state (same-warp interval, scoreboard) no longer holds it back,
+// when it can issue and why it cannot depend only on its scheduler and the resource its next op
+// needs: t = max(resource free, scheduler free), reason NotSelected when t <= now or the scheduler
+// is the later of the two, else the resource's throttle reason (Sm::evaluateRest with the warp's
+// own time <= now). So all such warps of a scheduler waiting for the same resource share one
+// reason at every step, and their stall time is charged per group: each group keeps the time it
+// has spent in each reason, and a warp leaving it (to issue) is charged the difference since it
+// joined. Global requests are not grouped: the C_mem answer depends on the warp's own time.
+// Keys: [0, kClassCount) an ALU unit; [kClassCount, 2 kClassCount) a shared operand fused into an
+// ALU instruction of that unit (waits for the shared pipe and the unit); then the shared pipe
+// (MIO) and the LSU (constant accesses).
+constexpr int kFusedGroupKeys = kClassCount;
+constexpr int kMioGroupKey = 2 * kClassCount;
+constexpr int kLsuGroupKey = 2 * kClassCount + 1;
+constexpr int kGroupKeys = 2 * kClassCount + 2;
+
+struct ReadyGroup {
+  std::vector<std::uint64_t> members;  // bit per position in the scheduler's warp list
+  int count = 0;
+  StallReason reason = StallReason::NotSelected;
+  double since = 0;
+  std::array<double, kStallReasonCount> spent{};  // cycles in each reason, up to `since`
+  double earliest = kNever;                      // max(resource free, scheduler free), at the last step
+
+  void advance(double now) {
+    spent[static_cast<std::size_t>(reason)] += now - since;
+    since = now;
+  }
 };
 
 struct Warp {
@@ -57,6 +89,11 @@ struct Warp {
   double stallSince = 0;
   std::array<double, kStallReasonCount> stalled{};  // charged to the next pc when it issues
   bool selected = false;  // issued in the current step: its first cycle is "selected", not a stall
+  int position = 0;       // in its scheduler's warp list
+  int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
+  int group = -1;         // index into Sm::groups_ while in a ReadyGroup, or -1
+  double ownReadyAt = 0;  // evaluateRest's time before the resource term
+  std::array<double, kStallReasonCount> groupSpentAtJoin{};
 };
 
 struct Slot {
@@ -85,8 +122,16 @@ class Sm {
     }
     schedulerFreeAt_.assign(static_cast<std::size_t>(std::max(1, config.schedulers)), 0.0);
     schedulerWarps_.resize(schedulerFreeAt_.size());
-    for (std::size_t w = 0; w < warps_.size(); ++w)
-      schedulerWarps_[static_cast<std::size_t>(warps_[w].scheduler)].push_back(static_cast<int>(w));
+    for (std::size_t w = 0; w < warps_.size(); ++w) {
+      auto& list = schedulerWarps_[static_cast<std::size_t>(warps_[w].scheduler)];
+      warps_[w].position = static_cast<int>(list.size());
+      list.push_back(static_cast<int>(w));
+    }
+    ungrouped_.resize(schedulerFreeAt_.size());
+    groups_.resize(schedulerFreeAt_.size() * kGroupKeys);
+    nonEmptyGroups_.resize(schedulerFreeAt_.size());
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      groups_[g].members.assign((schedulerWarps_[g / kGroupKeys].size() + 63) / 64, 0);
     lastIssued_.assign(schedulerFreeAt_.size(), -1);
     earliest_.assign(warps_.size(), kNever);
     unitFreeAt_.assign(schedulerFreeAt_.size() * kClassCount, 0.0);
@@ -179,6 +224,12 @@ class Sm {
       // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
       if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config_.issueIntervalCycles);
       d.readsClock = s.readsClock;
+      switch (d.port) {
+        case Port::Alu: d.groupKey = d.unit; break;
+        case Port::Shared: d.groupKey = kMioGroupKey; break;
+        case Port::Constant: d.groupKey = kLsuGroupKey; break;
+        case Port::Global: d.groupKey = -1; break;
+      }
     }
     // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
     // the load's address registers instead of its result, and runs on the shared-memory path.
@@ -200,6 +251,7 @@ class Sm {
         f.usesEnd = static_cast<std::uint32_t>(regs_.size());
         for (auto r : alu.defs) regs_.push_back(r);
         f.defsEnd = static_cast<std::uint32_t>(regs_.size());
+        f.groupKey = kFusedGroupKeys + f.unit;
         fused_[pc] = f;
       }
     }
@@ -236,6 +288,7 @@ class Sm {
       std::fill(w.regReady.begin(), w.regReady.end(), 0.0);
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
+        addUngrouped(w);
         w.op = &decodedOf((*w.ops)[0]);
         ++s.liveWarps;
         ++liveWarps_;
@@ -280,6 +333,7 @@ class Sm {
                                                        : StallReason::Wait;
       }
     }
+    w.ownReadyAt = t;
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
     switch (d.port) {
       case Port::Alu:
@@ -368,24 +422,141 @@ class Sm {
     return config_.perfectCoalescing ? m.minimalSectors : m.sectorCount;
   }
 
-  // Candidate order of scheduler s's warps under the policy; returns the chosen warp or -1.
+  void addUngrouped(Warp& w) {
+    auto& list = ungrouped_[static_cast<std::size_t>(w.scheduler)];
+    w.listIndex = static_cast<int>(list.size());
+    list.push_back(static_cast<int>(&w - warps_.data()));
+  }
+
+  void removeUngrouped(Warp& w) {
+    auto& list = ungrouped_[static_cast<std::size_t>(w.scheduler)];
+    const int moved = list.back();
+    list[static_cast<std::size_t>(w.listIndex)] = moved;
+    warps_[static_cast<std::size_t>(moved)].listIndex = w.listIndex;
+    list.pop_back();
+    w.listIndex = -1;
+  }
+
+  // Warp w (whose stall reason is already the group's at `now`) joins its ready group.
+  void joinGroup(Warp& w, double now) {
+    const std::size_t s = static_cast<std::size_t>(w.scheduler);
+    const int index = static_cast<int>(s) * kGroupKeys + w.op->groupKey;
+    ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
+    chargeStall(w, now);
+    removeUngrouped(w);
+    if (g.count++ == 0) {
+      nonEmptyGroups_[s].push_back(index);
+      g.reason = w.stallReason;
+      g.since = now;
+    }
+    g.advance(now);
+    w.groupSpentAtJoin = g.spent;
+    w.group = index;
+    g.members[static_cast<std::size_t>(w.position) / 64] |= std::uint64_t{1} << (w.position % 64);
+  }
+
+  // Warp w leaves its group at `now` (to issue): charged the group's stall time since it joined.
+  void leaveGroup(Warp& w, double now) {
+    ReadyGroup& g = groups_[static_cast<std::size_t>(w.group)];
+    g.advance(now);
+    for (int r = 0; r < kStallReasonCount; ++r)
+      w.stalled[static_cast<std::size_t>(r)] += g.spent[static_cast<std::size_t>(r)] - w.groupSpentAtJoin[static_cast<std::size_t>(r)];
+    w.stallReason = g.reason;
+    w.stallSince = now;
+    earliest_[static_cast<std::size_t>(&w - warps_.data())] = g.earliest;
+    g.members[static_cast<std::size_t>(w.position) / 64] &= ~(std::uint64_t{1} << (w.position % 64));
+    if (--g.count == 0) {
+      auto& list = nonEmptyGroups_[static_cast<std::size_t>(w.scheduler)];
+      list.erase(std::find(list.begin(), list.end(), w.group));
+    }
+    w.group = -1;
+    addUngrouped(w);
+  }
+
+  // The time group key's resource is free for scheduler s, and the throttle reason until then
+  // (evaluateRest's resource terms for a warp whose own time has passed).
+  std::pair<double, StallReason> groupResource(std::size_t s, int key) const {
+    if (key < kFusedGroupKeys) return {unitFreeAt_[unitSlot(s, key)], StallReason::MathPipeThrottle};
+    if (key < kMioGroupKey) {
+      const double unit = unitFreeAt_[unitSlot(s, key - kFusedGroupKeys)];
+      return unit > mioFreeAt_ ? std::pair{unit, StallReason::MathPipeThrottle} : std::pair{mioFreeAt_, StallReason::MioThrottle};
+    }
+    if (key == kMioGroupKey) return {mioFreeAt_, StallReason::MioThrottle};
+    return {lsuFreeAt_, StallReason::LgThrottle};
+  }
+
+  // The scheduler's choice among eligible warps, built up candidate by candidate.
+  struct Choice {
+    int warp = -1;
+    int distance = std::numeric_limits<int>::max();  // loose round-robin: positions after `start`
+    std::uint64_t age = std::numeric_limits<std::uint64_t>::max();
+  };
+
+  void consider(Choice& choice, int wi, int start, int n, std::size_t s) const {
+    const Warp& w = warps_[static_cast<std::size_t>(wi)];
+    switch (config_.policy) {
+      case SchedulerPolicy::LooseRoundRobin: {
+        const int distance = w.position >= start ? w.position - start : w.position + n - start;
+        if (distance < choice.distance) choice.distance = distance, choice.warp = wi;
+        break;
+      }
+      case SchedulerPolicy::GreedyThenOldest:
+        if (wi == lastIssued_[s]) {
+          choice.warp = wi;
+          choice.age = 0;
+        } else if (w.age < choice.age) {
+          choice.warp = wi;
+          choice.age = w.age;
+        }
+        break;
+      case SchedulerPolicy::OldestFirst:
+        if (w.age < choice.age) choice.age = w.age, choice.warp = wi;
+        break;
+    }
+  }
+
+  // Every member of an eligible group is eligible; loose round-robin needs only its first member
+  // at or after `start` (cyclically), the age-based policies look at all of them.
+  void considerGroup(Choice& choice, const ReadyGroup& g, int start, int n, std::size_t s) const {
+    const auto& mine = schedulerWarps_[s];
+    const std::size_t words = g.members.size();
+    if (config_.policy == SchedulerPolicy::LooseRoundRobin) {
+      const std::size_t first = static_cast<std::size_t>(start) / 64;
+      std::uint64_t bits = g.members[first] & (~std::uint64_t{0} << (start % 64));
+      for (std::size_t k = 0; k <= words; ++k) {
+        if (bits != 0) {
+          const int position = static_cast<int>(((first + k) % words) * 64) + std::countr_zero(bits);
+          consider(choice, mine[static_cast<std::size_t>(position)], start, n, s);
+          return;
+        }
+        bits = g.members[(first + k + 1) % words];  // the last round re-reads `first` whole (wrapped)
+      }
+      return;
+    }
+    for (std::size_t word = 0; word < words; ++word)
+      for (std::uint64_t bits = g.members[word]; bits != 0; bits &= bits - 1)
+        consider(choice, mine[word * 64 + static_cast<std::size_t>(std::countr_zero(bits))], start, n, s);
+  }
+
+  // One decision time: each scheduler in turn re-evaluates its ungrouped warps (moving those whose
+  // own operands are ready into their group), updates its groups' reasons, and issues the warp its
+  // policy picks among the eligible ones.
   bool step(double now) {
     bool issuedAny = false;
     const int schedulers = static_cast<int>(schedulerFreeAt_.size());
     for (int s = 0; s < schedulers; ++s) {
-      const auto& mine = schedulerWarps_[static_cast<std::size_t>(s)];
-      const int n = static_cast<int>(mine.size());
-      const double schedulerFree = schedulerFreeAt_[static_cast<std::size_t>(s)];
-      int chosen = -1;
-      std::uint64_t bestAge = std::numeric_limits<std::uint64_t>::max();
+      const auto su = static_cast<std::size_t>(s);
+      const int n = static_cast<int>(schedulerWarps_[su].size());
+      const double schedulerFree = schedulerFreeAt_[su];
       // Loose round-robin starts after the last issued warp (positions within this scheduler).
       int start = 0;
-      if (config_.policy == SchedulerPolicy::LooseRoundRobin && lastIssued_[static_cast<std::size_t>(s)] >= 0)
-        start = (lastIssuedPos_[static_cast<std::size_t>(s)] + 1) % std::max(1, n);
-      for (int k = 0, pos = start; k < n; ++k, pos = pos + 1 == n ? 0 : pos + 1) {
-        const int wi = mine[static_cast<std::size_t>(pos)];
+      if (config_.policy == SchedulerPolicy::LooseRoundRobin && lastIssued_[su] >= 0)
+        start = (lastIssuedPos_[su] + 1) % std::max(1, n);
+      Choice choice;
+      auto& ungrouped = ungrouped_[su];
+      for (std::size_t k = 0; k < ungrouped.size();) {
+        const int wi = ungrouped[k];
         Warp& w = warps_[static_cast<std::size_t>(wi)];
-        if (!w.live) continue;
         if (!w.restValid || (!w.atBarrier && resourceChangedAt(w) > w.evaluatedAt)) evaluateRest(w);
         double t = w.restAt;
         StallReason reason = w.restReason;
@@ -396,37 +567,34 @@ class Sm {
         earliest_[static_cast<std::size_t>(wi)] = t;
         if (t > now) {
           if (reason != w.stallReason) restartStall(w, reason, now);
+        } else if (w.stallReason != StallReason::NotSelected) {
+          restartStall(w, StallReason::NotSelected, now);
+        }
+        if (!w.atBarrier && w.op->groupKey >= 0 && w.ownReadyAt <= now) {
+          joinGroup(w, now);  // moves the last ungrouped warp to k
           continue;
         }
-        if (w.stallReason != StallReason::NotSelected) restartStall(w, StallReason::NotSelected, now);
-        switch (config_.policy) {
-          case SchedulerPolicy::LooseRoundRobin:
-            if (chosen < 0) {
-              chosen = wi;
-              lastIssuedPos_[static_cast<std::size_t>(s)] = pos;
-            }
-            break;
-          case SchedulerPolicy::GreedyThenOldest:
-            if (wi == lastIssued_[static_cast<std::size_t>(s)]) {
-              chosen = wi;
-              bestAge = 0;
-            } else if (w.age < bestAge) {
-              chosen = wi;
-              bestAge = w.age;
-            }
-            break;
-          case SchedulerPolicy::OldestFirst:
-            if (w.age < bestAge) {
-              chosen = wi;
-              bestAge = w.age;
-            }
-            break;
-        }
+        if (t <= now) consider(choice, wi, start, n, su);
+        ++k;
       }
-      if (chosen >= 0) {
-        issue(warps_[static_cast<std::size_t>(chosen)], now);
-        lastIssued_[static_cast<std::size_t>(s)] = chosen;
-        schedulerFreeAt_[static_cast<std::size_t>(s)] = now + config_.issueIntervalCycles;
+      for (const int index : nonEmptyGroups_[su]) {
+        ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
+        const auto [free, throttle] = groupResource(su, index - s * kGroupKeys);
+        const StallReason reason = free <= now || schedulerFree > free ? StallReason::NotSelected : throttle;
+        if (reason != g.reason) {
+          g.advance(now);
+          g.reason = reason;
+        }
+        g.earliest = std::max(free, schedulerFree);
+        if (g.earliest <= now) considerGroup(choice, g, start, n, su);
+      }
+      if (choice.warp >= 0) {
+        Warp& w = warps_[static_cast<std::size_t>(choice.warp)];
+        if (config_.policy == SchedulerPolicy::LooseRoundRobin) lastIssuedPos_[su] = w.position;
+        if (w.group >= 0) leaveGroup(w, now);
+        issue(w, now);
+        lastIssued_[su] = choice.warp;
+        schedulerFreeAt_[su] = now + config_.issueIntervalCycles;
         issuedAny = true;
       }
     }
@@ -524,6 +692,7 @@ class Sm {
       w.op = &decodedOf((*w.ops)[w.next]);
     } else {
       w.live = false;
+      removeUngrouped(w);
       earliest_[static_cast<std::size_t>(&w - warps_.data())] = kNever;
       w.atBarrier = false;
       --liveWarps_;
@@ -560,7 +729,11 @@ class Sm {
   double nextDecisionTime(double now, bool issued) {
     double next = issued ? now + config_.issueIntervalCycles : kNever;
     const double eligibleNext = now + std::min(1.0, config_.issueIntervalCycles);  // eligible, not picked
-    for (const double t : earliest_) next = std::min(next, t > now ? t : eligibleNext);  // kNever: not live
+    auto include = [&](double t) { next = std::min(next, t > now ? t : eligibleNext); };
+    for (const auto& list : ungrouped_)
+      for (const int w : list) include(earliest_[static_cast<std::size_t>(w)]);
+    for (const auto& list : nonEmptyGroups_)
+      for (const int g : list) include(groups_[static_cast<std::size_t>(g)].earliest);
     if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
     return next;
   }
@@ -596,7 +769,10 @@ class Sm {
   std::vector<int> lastIssued_;
   std::vector<int> lastIssuedPos_ = std::vector<int>(64, -1);
   std::vector<std::vector<int>> schedulerWarps_;
-  std::vector<double> earliest_;  // per warp, as of its last step (kNever when not live)
+  std::vector<double> earliest_;  // per ungrouped warp, as of its last step (kNever when not live)
+  std::vector<std::vector<int>> ungrouped_;       // per scheduler: live warps not in a ReadyGroup
+  std::vector<ReadyGroup> groups_;                // [scheduler * kGroupKeys + key]
+  std::vector<std::vector<int>> nonEmptyGroups_;  // per scheduler: indices into groups_
   std::vector<double> unitFreeAt_;
   // Resource versions for re-evaluating warps only when what they wait for changed.
   std::uint64_t version_ = 1;
