@@ -158,6 +158,7 @@ const char* validationMetricName(ValidationMetric m) {
     case ValidationMetric::ClockInterval: return "clock_interval";
     case ValidationMetric::Cycles: return "cycles";
     case ValidationMetric::BandwidthGBs: return "bandwidth_gbps";
+    case ValidationMetric::UnitUtilisation: return "utilisation";
   }
   return "?";
 }
@@ -179,7 +180,13 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     if (kind == "clock_interval") s.metric = ValidationMetric::ClockInterval;
     else if (kind == "cycles") s.metric = ValidationMetric::Cycles;
     else if (kind == "bandwidth_gbps") s.metric = ValidationMetric::BandwidthGBs;
-    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles or bandwidth_gbps", path, kind));
+    else if (kind == "utilisation") s.metric = ValidationMetric::UnitUtilisation;
+    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles, bandwidth_gbps or utilisation", path, kind));
+    s.units = m.value("units", std::vector<std::string>{});
+    for (const auto& u : s.units)
+      if (!device::instructionClassFromName(u)) throw Error(fmt::format("{}: metric.units: '{}' is not an instruction class", path, u));
+    if (s.metric == ValidationMetric::UnitUtilisation && s.units.empty())
+      throw Error(fmt::format("{}: metric.units (the instruction classes to sum) is required for utilisation", path));
     s.per = m.value("per", 1.0);
     s.reduce = m.value("reduce", "max");
     s.bytes = m.value("bytes", 0.0);
@@ -268,6 +275,12 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
       case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? suite.bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
+      case ValidationMetric::UnitUtilisation:
+        rr.predicted = 0;
+        for (const auto& u : r.units)
+          if (std::find(suite.units.begin(), suite.units.end(), device::instructionClassName(u.unit)) != suite.units.end())
+            rr.predicted += 100 * u.utilisation;
+        break;
     }
     rr.errorPct = 100.0 * (rr.predicted - rr.measured) / rr.measured;
     sumAbs += std::abs(rr.errorPct);
@@ -276,6 +289,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
   }
   out.meanAbsErrorPct = out.rows.empty() ? 0 : sumAbs / static_cast<double>(out.rows.size());
   std::vector<std::string> parts;
+  out.toleranceStated = suite.meanTolerancePct > 0 || suite.maxTolerancePct > 0;
   if (suite.meanTolerancePct > 0) {
     const bool ok = out.meanAbsErrorPct <= suite.meanTolerancePct;
     out.withinTolerance = out.withinTolerance && ok;

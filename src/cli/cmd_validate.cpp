@@ -56,7 +56,7 @@ nlohmann::json resultJson(const analysis::ValidationResult& r) {
           {"metric", analysis::validationMetricName(s.metric)}, {"rows", rows},
           {"mean_abs_error_pct", r.meanAbsErrorPct}, {"max_abs_error_pct", r.maxAbsErrorPct},
           {"tolerance", {{"mean_pct", s.meanTolerancePct}, {"max_pct", s.maxTolerancePct}}},
-          {"within_tolerance", r.withinTolerance}, {"verdict", r.verdict}};
+          {"within_tolerance", r.withinTolerance}, {"tolerance_stated", r.toleranceStated}, {"verdict", r.verdict}};
 }
 
 std::string resultText(const analysis::ValidationResult& r) {
@@ -68,7 +68,7 @@ std::string resultText(const analysis::ValidationResult& r) {
     t.addRow({row.label, fmt::format("{:.4g}", row.measured), fmt::format("{:.4g}", row.predicted),
               fmt::format("{:+.1f} %", row.errorPct), row.bound});
   out += t.render();
-  out += fmt::format("  {}: {}\n\n", r.withinTolerance ? "PASS" : "MISS", r.verdict);
+  out += fmt::format("  {}: {}\n\n", !r.toleranceStated ? "INFO" : r.withinTolerance ? "PASS" : "MISS", r.verdict);
   return out;
 }
 

@@ -77,6 +77,8 @@ void setTimingL1CachesGlobal(Device& d, const std::string&, const json& v) {
   d.timing.l1CachesGlobalLoads = v.get<int>() != 0 ? 1 : 0;
 }
 
+void setTimingUnifiedAlu(Device& d, const std::string&, const json& v) { d.timing.unifiedAlu = v.get<int>() != 0 ? 1 : 0; }
+
 void setMeasured(Device& d, const std::string& key, const json& v) {
   MeasuredFigure m;
   m.value = v.at("value").get<double>();
@@ -197,6 +199,7 @@ std::vector<FigureSpec> buildSpecs() {
                setTimingDouble<&Timing::blockLaunchCycles>});
   s.push_back({"timing.l2_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l2BytesPerClock>});
   s.push_back({"timing.l1_caches_global", K::NonNegativeInt, G::Timing, R::No, setTimingL1CachesGlobal});
+  s.push_back({"timing.unified_alu", K::NonNegativeInt, G::Timing, R::No, setTimingUnifiedAlu});
   for (int i = 0; i < static_cast<int>(InstructionClass::Count_); ++i) {
     const auto name = instructionClassName(static_cast<InstructionClass>(i));
     s.push_back({fmt::format("timing.latency.{}", name), K::PositiveNumber, G::Timing, R::No, setTimingLatency});

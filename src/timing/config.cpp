@@ -92,6 +92,15 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
     const double sameWarp = d.timing.sameWarp[static_cast<std::size_t>(i)];
     c.sameWarpInterval[static_cast<std::size_t>(i)] = sameWarp > 0 ? sameWarp : c.issueIntervalCycles;
   }
+  if (d.timing.unifiedAlu == 1) {
+    using IC = InstructionClass;
+    for (IC cls : {IC::Fp16Fma, IC::IntAdd, IC::IntMul, IC::IntMul24, IC::IntShift, IC::IntCompare, IC::IntLogic,
+                   IC::IntClz, IC::IntPopc, IC::Sad, IC::SimdVideo, IC::ConvertNarrowInt, IC::Convert64,
+                   IC::ConvertOther})
+      c.pipeOf[static_cast<std::size_t>(cls)] = static_cast<int>(IC::Fp32Fma);
+    c.provenance.push_back({"ALU pipes", "integer, logic, conversion and fp32 instructions share one pipe per scheduler",
+                            "timing.unified_alu"});
+  }
   // A dependent-chain measurement of this product's FMA/MAD (latency.mad) beats the generation's.
   if (auto it = d.measured.find("mad"); it != d.measured.end() && it->second.unit == "cycles") {
     c.executionLatency[fp32] = it->second.value;

@@ -13,7 +13,8 @@
 //
 // Metrics: "clock_interval" (a warp's last clock read minus its first, / per; reduced over the
 // simulated warps by max, min or mean — how a microbenchmark times itself), "cycles" (the
-// predicted cycles of the busiest SM), "bandwidth_gbps" (metric.bytes / predicted time).
+// predicted cycles of the busiest SM), "bandwidth_gbps" (metric.bytes / predicted time),
+// "utilisation" (percent of the cycles the units named in metric.units were busy, summed).
 // A row may set "launch" (another launch file), "grid", "block", "scalars" ({"name": value}),
 // "what_if" (["no-bank-conflicts"]), "per" (this row's iterations between the clock reads),
 // "regs" (registers per thread: for GPUs nvcc no longer targets, ptxas's count for sm_75 does
@@ -31,7 +32,7 @@
 
 namespace teg::analysis {
 
-enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs };
+enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, UnitUtilisation };
 const char* validationMetricName(ValidationMetric m);
 
 struct ValidationRow {
@@ -55,6 +56,7 @@ struct ValidationSuite {
   std::string reduce = "max";  // clock_interval: max | min | mean over warps
   double bytes = 0;            // bandwidth_gbps: bytes moved by one launch
   std::uint64_t gridElements = 0;
+  std::vector<std::string> units;  // utilisation: instruction classes ("fp32_fma", "int_add", ...)
   double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked
   std::vector<ValidationRow> rows;
 };
@@ -71,6 +73,7 @@ struct ValidationResult {
   std::vector<ValidationRowResult> rows;
   double meanAbsErrorPct = 0, maxAbsErrorPct = 0;
   bool withinTolerance = true;
+  bool toleranceStated = false;  // false: informational (e.g. two methods compared, model vs model)
   std::string verdict;  // "mean 3.1 % <= 5 %, max 7.9 % <= 10 %"
 };
 

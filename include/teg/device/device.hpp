@@ -167,6 +167,9 @@ struct Device {
     double blockLaunchCycles = 0;      // [timing.block_launch_cycles] block scheduler cost per block
     double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth
     int l1CachesGlobalLoads = -1;      // [timing.l1_caches_global] 1 | 0; -1 = not given
+    // [timing.unified_alu] 1: integer, logic, conversion and fp32 instructions run on the same
+    // cores (one pipe per scheduler, e.g. GT200's 8 SPs); 0 or -1: a pipe per throughput class.
+    int unifiedAlu = -1;
   } timing;
 
   // Provenance: for each figure key (e.g. "memory.l2_bytes"), its value as text and its source.

@@ -54,6 +54,15 @@ struct TimingConfig {
   // and Turing parts: 2 per SM for 4 schedulers) is one unit the schedulers share, busy
   // warpSize / throughput cycles per warp instruction, rather than a copy per scheduler.
   std::array<bool, kClassCount> unitSharedBySm{};
+  // Which class's unit a class issues to (-1: its own). GT200's SPs run integer, logic,
+  // conversion and fp32 instructions alike (timing.unified_alu), so those classes share the
+  // fp32 unit's issue slots; from Volta on each class has its own pipe here.
+  std::array<int, kClassCount> pipeOf = [] {
+    std::array<int, kClassCount> a{};
+    a.fill(-1);
+    return a;
+  }();
+  [[nodiscard]] int pipe(int cls) const { return pipeOf[static_cast<std::size_t>(cls)] < 0 ? cls : pipeOf[static_cast<std::size_t>(cls)]; }
 
   // Memory (Lai §3.2.2.4, §3.2.3.3-5).
   double sharedLatency = 0;          // conflict-free shared-memory load

@@ -78,7 +78,7 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   const auto metric = writeTemp("metric.json",
                                 R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
                                     "metric": {"kind": "speed"}, "rows": [{"label": "1", "measured": 1}]})");
-  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles or bandwidth_gbps"), std::string::npos)
+  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps or utilisation"), std::string::npos)
       << errorOf(metric);
   const auto noRows = writeTemp("norows.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100",
                                                     "launch": "l.json", "metric": {"kind": "cycles"}})");
