@@ -12,7 +12,7 @@ ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 "$root/scripts/build.sh" sanitize
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir "$root/build/sanitize" --output-on-failure -j "$jobs" -LE "slow|nvcc"
+  ctest --test-dir "$root/build/sanitize" --output-on-failure -j "$jobs" -LE "slow|nvcc|validation"
 
 if [ -x "$root/scripts/fuzz.sh" ]; then
   echo "== fuzzing (bounded)"

@@ -1,6 +1,6 @@
-// teg validate end to end (needs nvcc; skipped without it): the suites the issue sets thresholds
-// for are predicted and checked against those thresholds here, independently of the tolerance
-// each suite file states.
+// teg validate end to end (needs nvcc; skipped without it; ctest label "validation"): the suites
+// the issue sets thresholds for are predicted and checked against those thresholds here,
+// independently of the tolerance each suite file states.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
