@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <queue>
 
 #include "block_trace.hpp"
 #include "memory_system.hpp"
@@ -40,14 +41,18 @@ struct Decoded {
 // own time <= now). So all such warps of a scheduler waiting for the same resource share one
 // reason at every step, and their stall time is charged per group: each group keeps the time it
 // has spent in each reason, and a warp leaving it (to issue) is charged the difference since it
-// joined. Global requests are not grouped: the C_mem answer depends on the warp's own time.
+// joined.
 // Keys: [0, kClassCount) an ALU unit; [kClassCount, 2 kClassCount) a shared operand fused into an
-// ALU instruction of that unit (waits for the shared pipe and the unit); then the shared pipe
-// (MIO) and the LSU (constant accesses).
+// ALU instruction of that unit (waits for the shared pipe and the unit); the shared pipe (MIO);
+// the LSU (constant accesses); then global requests by their sector count (1..kMaxGroupedSectors):
+// for a warp whose own time has passed, whether C_mem admits the request by now and, if not,
+// when it will (MemorySystem::nextAcceptTime) depend only on the sector count (see groupResource).
 constexpr int kFusedGroupKeys = kClassCount;
 constexpr int kMioGroupKey = 2 * kClassCount;
 constexpr int kLsuGroupKey = 2 * kClassCount + 1;
-constexpr int kGroupKeys = 2 * kClassCount + 2;
+constexpr int kGlobalGroupKeys = 2 * kClassCount + 2;  // + sectors (0 for a request without lanes)
+constexpr int kMaxGroupedSectors = 64;                 // larger requests stay ungrouped
+constexpr int kGroupKeys = kGlobalGroupKeys + kMaxGroupedSectors + 1;
 
 struct ReadyGroup {
   std::vector<std::uint64_t> members;  // bit per position in the scheduler's warp list
@@ -92,9 +97,20 @@ struct Warp {
   int position = 0;       // in its scheduler's warp list
   int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
   int group = -1;         // index into Sm::groups_ while in a ReadyGroup, or -1
+  int groupKey = -1;      // the ReadyGroup key of its next op (-1: not grouped), set by evaluateRest
   double ownReadyAt = 0;  // evaluateRest's time before the resource term
   std::array<double, kStallReasonCount> groupSpentAtJoin{};
+  bool asleep = false;          // see Sm::sleepIfSettled
+  std::uint32_t sleepCount = 0;  // tells a SleepEntry of an earlier sleep from the current one
 };
+
+struct SleepEntry {
+  double time = 0;
+  int warp = 0;
+  std::uint32_t sleepCount = 0;
+  bool operator>(const SleepEntry& other) const { return time > other.time; }
+};
+using SleepQueue = std::priority_queue<SleepEntry, std::vector<SleepEntry>, std::greater<>>;
 
 struct Slot {
   const BlockTrace* block = nullptr;
@@ -137,6 +153,7 @@ class Sm {
     unitFreeAt_.assign(schedulerFreeAt_.size() * kClassCount, 0.0);
     unitChangedAt_.assign(unitFreeAt_.size(), 0);
     completion_.assign(blocks.size(), 0.0);
+    computeSettleMargins();
     result_.perInstruction.assign(kernel.instructions.size(), InstructionCost{});
   }
 
@@ -228,7 +245,7 @@ class Sm {
         case Port::Alu: d.groupKey = d.unit; break;
         case Port::Shared: d.groupKey = kMioGroupKey; break;
         case Port::Constant: d.groupKey = kLsuGroupKey; break;
-        case Port::Global: d.groupKey = -1; break;
+        case Port::Global: d.groupKey = kGlobalGroupKeys; break;  // + the request's sectors
       }
     }
     // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
@@ -334,6 +351,7 @@ class Sm {
       }
     }
     w.ownReadyAt = t;
+    w.groupKey = d.groupKey;
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
     switch (d.port) {
       case Port::Alu:
@@ -357,6 +375,7 @@ class Sm {
       case Port::Global: {
         double u = lsuFreeAt_;
         const int sectors = op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1;
+        w.groupKey = sectors <= kMaxGroupedSectors ? kGlobalGroupKeys + sectors : -1;
         u = std::max(u, memory_.nextAcceptTime(std::max(t, u), sectors));
         if (u > t) {
           t = u;
@@ -437,10 +456,76 @@ class Sm {
     w.listIndex = -1;
   }
 
+  // How far ahead of `now` the resource of each group key can be busy: an issue at or before now
+  // frees it at most this much later (the longest unit interval, shared-memory replay or LSU
+  // transfer of any request in the blocks).
+  void computeSettleMargins() {
+    double longestInterval = 0;
+    for (const double interval : config_.unitInterval) longestInterval = std::max(longestInterval, interval);
+    int mostWavefronts = 1, mostSectors = 0;
+    for (const BlockTrace& block : blocks_)
+      for (const MemoryRequest& m : block.memory) {
+        mostWavefronts = std::max({mostWavefronts, int{m.wavefronts}, int{m.idealWavefronts}});
+        mostSectors = std::max({mostSectors, int{m.sectorCount}, int{m.minimalSectors}});
+      }
+    const double mioSpan = std::max(longestInterval, mostWavefronts * config_.sharedWavefrontCycles);
+    const double lsuSpan = std::max(longestInterval, config_.lsuBytesPerCycle > 0
+                                                         ? mostSectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
+    for (int key = 0; key < kGroupKeys; ++key) {
+      double span = key < kFusedGroupKeys ? config_.unitInterval[static_cast<std::size_t>(key)]
+                    : key < kMioGroupKey  ? std::max(config_.unitInterval[static_cast<std::size_t>(key - kFusedGroupKeys)], mioSpan)
+                    : key == kMioGroupKey ? mioSpan
+                                          : lsuSpan;
+      // The scheduler term: it is free at most one issue interval after now.
+      settleMargin_[static_cast<std::size_t>(key)] = std::max(span, config_.issueIntervalCycles);
+    }
+  }
+
+  // A warp whose own time O is more than its resource's settle margin away cannot change its
+  // evaluation before O - margin: the resource and the scheduler are free by O whatever issues
+  // until then, so it waits for its own reason until O. Such a warp (and one at a barrier, until
+  // the release) sleeps out of the per-step loop. Global requests do not sleep: the C_mem answer
+  // changes with every request.
+  bool sleepIfSettled(Warp& w, double now) {
+    double wakeAt = kNever;
+    if (!w.atBarrier) {
+      if (w.groupKey < 0 || w.groupKey >= kGlobalGroupKeys) return false;
+      wakeAt = w.ownReadyAt - settleMargin_[static_cast<std::size_t>(w.groupKey)];
+      if (wakeAt <= now) return false;
+    }
+    removeUngrouped(w);
+    w.asleep = true;
+    ++w.sleepCount;
+    if (wakeAt != kNever) {
+      const int wi = static_cast<int>(&w - warps_.data());
+      wakeQueue_.push(SleepEntry{wakeAt, wi, w.sleepCount});
+      sleeperEarliest_.push(SleepEntry{earliest_[static_cast<std::size_t>(wi)], wi, w.sleepCount});
+    }
+    return true;
+  }
+
+  void wake(Warp& w) {
+    w.asleep = false;
+    addUngrouped(w);
+  }
+
+  bool isCurrent(const SleepEntry& e) const {
+    const Warp& w = warps_[static_cast<std::size_t>(e.warp)];
+    return w.asleep && w.sleepCount == e.sleepCount;
+  }
+
+  void wakeDue(double now) {
+    while (!wakeQueue_.empty() && wakeQueue_.top().time <= now) {
+      const SleepEntry e = wakeQueue_.top();
+      wakeQueue_.pop();
+      if (isCurrent(e)) wake(warps_[static_cast<std::size_t>(e.warp)]);
+    }
+  }
+
   // Warp w (whose stall reason is already the group's at `now`) joins its ready group.
   void joinGroup(Warp& w, double now) {
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
-    const int index = static_cast<int>(s) * kGroupKeys + w.op->groupKey;
+    const int index = static_cast<int>(s) * kGroupKeys + w.groupKey;
     ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
     chargeStall(w, now);
     removeUngrouped(w);
@@ -482,7 +567,14 @@ class Sm {
       return unit > mioFreeAt_ ? std::pair{unit, StallReason::MathPipeThrottle} : std::pair{mioFreeAt_, StallReason::MioThrottle};
     }
     if (key == kMioGroupKey) return {mioFreeAt_, StallReason::MioThrottle};
-    return {lsuFreeAt_, StallReason::LgThrottle};
+    if (key == kLsuGroupKey) return {lsuFreeAt_, StallReason::LgThrottle};
+    // A global request of `sectors` from a warp whose own time t <= now: evaluateRest's
+    // max(LSU, nextAcceptTime(max(t, LSU))) is past now exactly when this is, and then equal to
+    // it: past the LSU, the time C_mem admits the request does not depend on where the search
+    // starts (the in-flight sector that has to complete), and whether it admits it by now does
+    // not depend on t.
+    const int sectors = key - kGlobalGroupKeys;
+    return {std::max(lsuFreeAt_, memory_.nextAcceptTime(lsuFreeAt_, sectors)), StallReason::LgThrottle};
   }
 
   // The scheduler's choice among eligible warps, built up candidate by candidate.
@@ -542,6 +634,7 @@ class Sm {
   // own operands are ready into their group), updates its groups' reasons, and issues the warp its
   // policy picks among the eligible ones.
   bool step(double now) {
+    wakeDue(now);
     bool issuedAny = false;
     const int schedulers = static_cast<int>(schedulerFreeAt_.size());
     for (int s = 0; s < schedulers; ++s) {
@@ -570,10 +663,11 @@ class Sm {
         } else if (w.stallReason != StallReason::NotSelected) {
           restartStall(w, StallReason::NotSelected, now);
         }
-        if (!w.atBarrier && w.op->groupKey >= 0 && w.ownReadyAt <= now) {
+        if (!w.atBarrier && w.groupKey >= 0 && w.ownReadyAt <= now) {
           joinGroup(w, now);  // moves the last ungrouped warp to k
           continue;
         }
+        if (t > now && sleepIfSettled(w, now)) continue;  // likewise
         if (t <= now) consider(choice, wi, start, n, su);
         ++k;
       }
@@ -710,6 +804,7 @@ class Sm {
     for (int i = 0; i < warpsPerBlock; ++i) {
       Warp& w = warps_[static_cast<std::size_t>(slotIndex * warpsPerBlock + i)];
       if (w.live && w.atBarrier) {
+        if (w.asleep) wake(w);
         w.atBarrier = false;
         w.readyAt = std::max(w.readyAt, now + config_.barrierLatency);
         w.restValid = false;
@@ -734,6 +829,8 @@ class Sm {
       for (const int w : list) include(earliest_[static_cast<std::size_t>(w)]);
     for (const auto& list : nonEmptyGroups_)
       for (const int g : list) include(groups_[static_cast<std::size_t>(g)].earliest);
+    while (!sleeperEarliest_.empty() && !isCurrent(sleeperEarliest_.top())) sleeperEarliest_.pop();
+    if (!sleeperEarliest_.empty()) include(sleeperEarliest_.top().time);
     if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
     return next;
   }
@@ -773,6 +870,9 @@ class Sm {
   std::vector<std::vector<int>> ungrouped_;       // per scheduler: live warps not in a ReadyGroup
   std::vector<ReadyGroup> groups_;                // [scheduler * kGroupKeys + key]
   std::vector<std::vector<int>> nonEmptyGroups_;  // per scheduler: indices into groups_
+  std::array<double, kGroupKeys> settleMargin_{};
+  SleepQueue wakeQueue_;        // sleeping warps by when they must be evaluated again
+  SleepQueue sleeperEarliest_;  // sleeping warps by their earliest time (for nextDecisionTime)
   std::vector<double> unitFreeAt_;
   // Resource versions for re-evaluating warps only when what they wait for changed.
   std::uint64_t version_ = 1;
