@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Turns `teg validate --json` into the Markdown tables of docs/validation.md.
+
+Usage: build/release/src/cli/teg validate --json | python3 scripts/validation-report.py > tables.md
+"""
+import json
+import sys
+
+
+def main() -> None:
+    report = json.load(sys.stdin)
+    print("| suite | GPU | rows | mean abs. error | max abs. error | tolerance | result |")
+    print("|---|---|---|---|---|---|---|")
+    for s in report["suites"]:
+        tol = s["tolerance"]
+        stated = s.get("tolerance_stated", tol["mean_pct"] > 0 or tol["max_pct"] > 0)
+        parts = []
+        if tol["mean_pct"] > 0:
+            parts.append(f"mean ≤ {tol['mean_pct']:g} %")
+        if tol["max_pct"] > 0:
+            parts.append(f"max ≤ {tol['max_pct']:g} %")
+        result = "info" if not stated else ("pass" if s["within_tolerance"] else "**miss**")
+        print(f"| `{s['name']}` | {s['gpu']} | {len(s['rows'])} | {s['mean_abs_error_pct']:.1f} % | "
+              f"{s['max_abs_error_pct']:.1f} % | {', '.join(parts) or '—'} | {result} |")
+    print()
+    for s in report["suites"]:
+        if len(s["rows"]) > 12:  # long sweeps: summarised above
+            continue
+        print(f"**{s['name']}** — {s['title']} ({s['metric']}; {s['source']})\n")
+        print("| row | measured | predicted | error | bound |")
+        print("|---|---|---|---|---|")
+        for r in s["rows"]:
+            print(f"| {r['label']} | {r['measured']:.4g} | {r['predicted']:.4g} | {r['error_pct']:+.1f} % | {r['bound']} |")
+        print()
+
+
+if __name__ == "__main__":
+    main()
