@@ -17,6 +17,7 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
   tags_.assign(allWays, ~std::uint64_t{0});
   lastUse_.assign(allWays, 0);
   sectorMasks_.assign(allWays, 0);
+  setsArePowerOfTwo_ = std::has_single_bit(sets_);
   if (std::has_single_bit(static_cast<unsigned>(sectorsPerLine_))) sectorShift_ = std::countr_zero(static_cast<unsigned>(sectorsPerLine_));
 }
 
@@ -25,7 +26,8 @@ bool SectoredCache::access(std::uint64_t sector) {
   const auto perLine = static_cast<std::uint64_t>(sectorsPerLine_);
   const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
   const std::uint32_t bit = 1u << (sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
-  const std::size_t first = static_cast<std::size_t>((line % sets_) * static_cast<std::uint64_t>(ways_));
+  const std::uint64_t set = setsArePowerOfTwo_ ? line & (sets_ - 1) : line % sets_;
+  const std::size_t first = static_cast<std::size_t>(set * static_cast<std::uint64_t>(ways_));
   const std::size_t end = first + static_cast<std::size_t>(ways_);
   ++clock_;
   for (std::size_t w = first; w < end; ++w) {

@@ -20,6 +20,7 @@ class SectoredCache {
 
  private:
   std::uint64_t sets_ = 0;
+  bool setsArePowerOfTwo_ = false;  // the set index is then a mask, not a division
   int ways_ = 0;
   int sectorsPerLine_ = 1;
   int sectorShift_ = -1;  // log2(sectorsPerLine_) when a power of two (the usual 4), else -1

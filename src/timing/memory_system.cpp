@@ -11,7 +11,7 @@ MemorySystem::MemorySystem(const TimingConfig& config)
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways) {}
 
 int MemorySystem::inFlight(double at) const {
-  const auto done = std::upper_bound(inFlight_.begin(), inFlight_.end(), at);
+  const auto done = std::upper_bound(inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_), inFlight_.end(), at);
   return static_cast<int>(inFlight_.end() - done);
 }
 
@@ -32,9 +32,22 @@ double MemorySystem::nextAcceptTime(double at, int sectors) const {
 
 void MemorySystem::track(double now, double completion) {
   if (config_.maxOutstandingSectors <= 0) return;
-  // Requests issue in time order, so whatever completed by `now` can never count again.
-  inFlight_.erase(inFlight_.begin(), std::upper_bound(inFlight_.begin(), inFlight_.end(), now));
-  inFlight_.insert(std::upper_bound(inFlight_.begin(), inFlight_.end(), completion), completion);
+  // Requests issue in time order, so whatever completed by `now` can never count again. It is
+  // skipped rather than erased (erasing the front moved the whole queue per sector), and the
+  // vector compacted once the skipped part outgrows the live one.
+  const auto first = inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_);
+  inFlightStart_ = static_cast<std::size_t>(std::upper_bound(first, inFlight_.end(), now) - inFlight_.begin());
+  if (inFlightStart_ > 64 && inFlightStart_ * 2 > inFlight_.size()) {
+    inFlight_.erase(inFlight_.begin(), inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_));
+    inFlightStart_ = 0;
+  }
+  // Completions mostly grow (the DRAM pipe is a queue): most go to the back.
+  if (inFlight_.size() == inFlightStart_ || inFlight_.back() <= completion) {
+    inFlight_.push_back(completion);
+    return;
+  }
+  const auto live = inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_);
+  inFlight_.insert(std::upper_bound(live, inFlight_.end(), completion), completion);
 }
 
 bool MemorySystem::l2Hit(std::uint64_t sector) {

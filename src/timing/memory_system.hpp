@@ -51,9 +51,11 @@ class MemorySystem {
   double l2FreeAt_ = 0;
   double dramFreeAt_ = 0;
   std::uint64_t l2Lookups_ = 0;
-  // Completion times of the sectors in flight, sorted; those done by the last issue are dropped.
-  // Queries may look ahead (a warp asking when it could issue later) without losing entries.
+  // Completion times of the sectors in flight, sorted, from inFlightStart_ on (those before it
+  // were done by the last issue). Queries may look ahead (a warp asking when it could issue
+  // later) without losing entries.
   std::vector<double> inFlight_;
+  std::size_t inFlightStart_ = 0;
 };
 
 }  // namespace teg::timing::detail

@@ -1,19 +1,31 @@
 #include "teg/trace/memory_access.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace teg::trace {
 
 namespace {
 
-// Appends `value` to a small set kept as a vector (a warp touches at most a few dozen items, so
-// a linear scan beats hashing).
-bool insertDistinct(std::uint64_t* items, std::uint32_t& count, std::uint64_t value) {
-  for (std::uint32_t i = 0; i < count; ++i)
-    if (items[i] == value) return false;
-  items[count++] = value;
-  return true;
-}
+// Appends `value` to a small set kept as a vector in insertion order (a warp touches at most a
+// few dozen items, so a linear scan beats hashing). Lanes usually ascend, so a value above the
+// largest so far (or equal to the last) is decided without the scan.
+struct DistinctList {
+  std::uint64_t* items;
+  std::uint32_t& count;
+  std::uint64_t largest = 0;
+
+  bool insert(std::uint64_t value) {
+    if (count > 0 && value <= largest) {
+      if (items[count - 1] == value) return false;
+      for (std::uint32_t i = 0; i + 1 < count; ++i)
+        if (items[i] == value) return false;
+    }
+    items[count++] = value;
+    largest = std::max(largest, value);
+    return true;
+  }
+};
 
 }  // namespace
 
@@ -26,14 +38,24 @@ GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>&
   std::uint64_t sectors[kWarpLanes * 4];
   std::uint64_t lines[kWarpLanes * 4];
   std::uint32_t lineCount = 0;
+  // Shifts instead of 64-bit divisions for the usual power-of-two sizes (a division per lane
+  // cost more than the rest of the loop).
+  const bool shifts = std::has_single_bit(sectorBytes) && std::has_single_bit(lineBytes);
+  const int sectorShift = std::countr_zero(sectorBytes), lineShift = std::countr_zero(lineBytes);
+  auto sectorOf = [&](std::uint64_t address) { return shifts ? address >> sectorShift : address / sectorBytes; };
+  auto lineOf = [&](std::uint64_t sector) {
+    return shifts ? (sector << sectorShift) >> lineShift : sector * sectorBytes / lineBytes;
+  };
+  DistinctList distinctSectors{sectors, shape.sectors};
+  DistinctList distinctLines{lines, lineCount};
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     if ((activeMask >> lane & 1u) == 0) continue;
     shape.bytesRequested += bytes;
-    const std::uint64_t first = addresses[lane] / sectorBytes;
-    const std::uint64_t last = (addresses[lane] + bytes - 1) / sectorBytes;
+    const std::uint64_t first = sectorOf(addresses[lane]);
+    const std::uint64_t last = sectorOf(addresses[lane] + bytes - 1);
     for (std::uint64_t s = first; s <= last && shape.sectors < kWarpLanes * 4; ++s) {
-      if (insertDistinct(sectors, shape.sectors, s) && sectorsOut != nullptr) sectorsOut->push_back(s);
-      if (lineCount < kWarpLanes * 4) insertDistinct(lines, lineCount, s * sectorBytes / lineBytes);
+      if (distinctSectors.insert(s) && sectorsOut != nullptr) sectorsOut->push_back(s);
+      if (lineCount < kWarpLanes * 4) distinctLines.insert(lineOf(s));
     }
   }
   shape.lines = lineCount;
