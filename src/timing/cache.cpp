@@ -26,23 +26,28 @@ bool SectoredCache::access(std::uint64_t sector) {
   const auto perLine = static_cast<std::uint64_t>(sectorsPerLine_);
   const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
   const std::uint32_t bit = 1u << (sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
+  ++clock_;
+  auto touch = [&](std::size_t w) {
+    lastUse_[w] = clock_;
+    lastWay_ = w;
+    const bool hit = (sectorMasks_[w] & bit) != 0;
+    sectorMasks_[w] |= bit;
+    return hit;
+  };
+  // The sectors of a request mostly share lines, so the way used last is tried first (a line is
+  // in at most one way, so this finds the same way the scan would).
+  if (tags_[lastWay_] == line) return touch(lastWay_);
   const std::uint64_t set = setsArePowerOfTwo_ ? line & (sets_ - 1) : line % sets_;
   const std::size_t first = static_cast<std::size_t>(set * static_cast<std::uint64_t>(ways_));
   const std::size_t end = first + static_cast<std::size_t>(ways_);
-  ++clock_;
-  for (std::size_t w = first; w < end; ++w) {
-    if (tags_[w] == line) {
-      lastUse_[w] = clock_;
-      const bool hit = (sectorMasks_[w] & bit) != 0;
-      sectorMasks_[w] |= bit;
-      return hit;
-    }
-  }
+  for (std::size_t w = first; w < end; ++w)
+    if (tags_[w] == line) return touch(w);
   // Miss: the least recently used way (the first of equals, as before).
   std::size_t victim = first;
   for (std::size_t w = first + 1; w < end; ++w)
     if (lastUse_[w] < lastUse_[victim]) victim = w;
   tags_[victim] = line;
+  lastWay_ = victim;
   lastUse_[victim] = clock_;
   sectorMasks_[victim] = bit;
   return false;

@@ -25,6 +25,7 @@ class SectoredCache {
   int sectorsPerLine_ = 1;
   int sectorShift_ = -1;  // log2(sectorsPerLine_) when a power of two (the usual 4), else -1
   std::uint64_t clock_ = 0;
+  std::size_t lastWay_ = 0;  // the way of the last access
   // Per way (set-major), kept apart so that the tag search touches only the tags.
   std::vector<std::uint64_t> tags_;
   std::vector<std::uint64_t> lastUse_;

@@ -644,7 +644,7 @@ class Sm {
       // Loose round-robin starts after the last issued warp (positions within this scheduler).
       int start = 0;
       if (config_.policy == SchedulerPolicy::LooseRoundRobin && lastIssued_[su] >= 0)
-        start = (lastIssuedPos_[su] + 1) % std::max(1, n);
+        start = lastIssuedPos_[su] + 1 >= n ? 0 : lastIssuedPos_[su] + 1;  // no division per step
       Choice choice;
       auto& ungrouped = ungrouped_[su];
       for (std::size_t k = 0; k < ungrouped.size();) {
