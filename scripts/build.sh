@@ -4,7 +4,7 @@ set -euo pipefail
 kind=${1:-release}; shift || true
 root=$(cd "$(dirname "$0")/.." && pwd)
 case "$kind" in
-  release)  flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  release)  flags=(-DCMAKE_BUILD_TYPE=Release -DTEG_BUILD_BENCH=ON) ;;
   sanitize) flags=(-DCMAKE_BUILD_TYPE=Debug -DTEG_SANITIZE=ON -DTEG_BUILD_BENCH=OFF) ;;
   *) echo "build.sh: unknown kind '$kind' (release | sanitize)" >&2; exit 2 ;;
 esac

@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
 echo "== release build and tests"
-"$root/scripts/build.sh" release
+"$root/scripts/build.sh" release -DTEG_BUILD_BENCH=OFF  # benchmarks are not run here: save their build
 ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"

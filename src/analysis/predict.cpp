@@ -30,6 +30,15 @@ Prediction predict(const PredictRequest& request) {
   } else if (source.resources) {
     p.registersPerThread = source.resources->registers;
     p.registersOrigin = fmt::format("ptxas ({})", source.arch);
+    // Another architecture's count (nvcc 13 cannot target this GPU) may exceed what this GPU
+    // allows; its own compiler would have spilled to stay within the limit.
+    if (!source.note.empty() && gpu.limits.maxRegistersPerThread > 0 &&
+        p.registersPerThread > gpu.limits.maxRegistersPerThread) {
+      p.registersOrigin = fmt::format("ptxas ({}) gave {}, above the {} this GPU allows: capped (its own compiler "
+                                      "would spill; spills are not modelled)",
+                                      source.arch, p.registersPerThread, gpu.limits.maxRegistersPerThread);
+      p.registersPerThread = gpu.limits.maxRegistersPerThread;
+    }
   } else {
     p.registersPerThread = static_cast<int>(std::min<std::uint32_t>(p.kernel.registersPerThread, 255));
     p.registersOrigin = "declared in the PTX (no ptxas figure: an upper bound of what ptxas would allocate)";

@@ -48,9 +48,11 @@
 // Sidecars: lai2013_matmul_abt.{conflict,modified}_{1,2,4,8,16}warp.launch.json.
 #define TILE 16
 
-__global__ void matmulABtConflict(const float* A, const float* B, float* C, int K) {
+// Both kernels: PITCH 16 gives Bs[16][16] (the conflicts), 17 the padded tile.
+template <int PITCH>
+__device__ void tiledABt(const float* A, const float* B, float* C, int K) {
   __shared__ float As[TILE][TILE];
-  __shared__ float Bs[TILE][TILE];
+  __shared__ float Bs[TILE][PITCH];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int rows = blockDim.y;                      // ROWS: 2, 4, 8 or 16
   const int N = gridDim.x * TILE;
@@ -77,46 +79,14 @@ __global__ void matmulABtConflict(const float* A, const float* B, float* C, int 
     }
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < TILE; ++k) sum += As[ty][k] * Bs[tx][k];  // Bs[tx][k]: bank conflicts
+    for (int k = 0; k < TILE; ++k) sum += As[ty][k] * Bs[tx][k];  // Bs[tx][k]: word PITCH * tx + k
     __syncthreads();
   }
   C[row * N + col] = sum;
 }
 
-__global__ void matmulABtModified(const float* A, const float* B, float* C, int K) {
-  __shared__ float As[TILE][TILE];
-  __shared__ float Bs[TILE][TILE + 1];              // padded: Bs[tx][k] at word 17 tx + k
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int rows = blockDim.y;
-  const int N = gridDim.x * TILE;
-  const int row = blockIdx.y * rows + ty;
-  const int col = blockIdx.x * TILE + tx;
-  const float* aRow = A + row * K;
-  const float* bTile = B + blockIdx.x * TILE * K;
-  float sum = 0.0f;
-  for (int k0 = 0; k0 < K; k0 += TILE) {
-    if (rows == TILE) {  // 16 x 16 block: the SDK load, one A and one B element per thread
-      As[ty][tx] = aRow[k0 + tx];
-      Bs[ty][tx] = bTile[ty * K + k0 + tx];
-    } else {  // rows ty, ty + ROWS, ... of the B tile; loads first, then stores, so that the
-              // loads of a step are in flight together (load-store pairs would wait for each)
-      const float a = aRow[k0 + tx];
-      float b[TILE / 2];
-#pragma unroll
-      for (int p = 0; p < TILE / 2; ++p)
-        if (ty + p * rows < TILE) b[p] = bTile[(ty + p * rows) * K + k0 + tx];
-      As[ty][tx] = a;
-#pragma unroll
-      for (int p = 0; p < TILE / 2; ++p)
-        if (ty + p * rows < TILE) Bs[ty + p * rows][tx] = b[p];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < TILE; ++k) sum += As[ty][k] * Bs[tx][k];
-    __syncthreads();
-  }
-  C[row * N + col] = sum;
-}
+__global__ void matmulABtConflict(const float* A, const float* B, float* C, int K) { tiledABt<TILE>(A, B, C, K); }
+__global__ void matmulABtModified(const float* A, const float* B, float* C, int K) { tiledABt<TILE + 1>(A, B, C, K); }
 
 // The other reading of "the same amount of workload per warp" (see the header): every warp runs
 // the instruction stream of the 16 x 16 SDK kernel — one A and one B element loaded per thread

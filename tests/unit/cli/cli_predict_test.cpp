@@ -45,3 +45,18 @@ TEST(CliPredict, ShortcutsNeedTheLaunchShape) {
 }
 
 }  // namespace
+
+TEST(CliPredict, ForeignRegisterCountIsCappedAtTheGpusLimit) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // nvcc 13 cannot target the GTX 480 (sm_20): the sm_75 compile of the register-blocked SGEMM
+  // takes 106 registers, above Fermi's 63 per thread; the prediction uses 63 and says why.
+  const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/sgemm_register_blocked.launch.json";
+  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "gtx480", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["registers_per_thread"], 63);
+  bool explained = false;
+  for (const auto& a : j["assumptions"])
+    explained = explained || a.dump().find("above the 63 this GPU allows") != std::string::npos;
+  EXPECT_TRUE(explained);
+}
