@@ -61,6 +61,10 @@ struct ReadyGroup {
   double since = 0;
   std::array<double, kStallReasonCount> spent{};  // cycles in each reason, up to `since`
   double earliest = kNever;                      // max(resource free, scheduler free), at the last step
+  // Global keys: the resource's free time as of lsuVersion (a binary search of the C_mem queue,
+  // repeated only when a request changed it).
+  std::uint64_t lsuVersion = ~std::uint64_t{0};
+  double globalFreeAt = 0;
 
   void advance(double now) {
     spent[static_cast<std::size_t>(reason)] += now - since;
@@ -111,6 +115,7 @@ struct SleepEntry {
   bool operator>(const SleepEntry& other) const { return time > other.time; }
 };
 using SleepQueue = std::priority_queue<SleepEntry, std::vector<SleepEntry>, std::greater<>>;
+constexpr double kShortestSleep = 8;  // cycles; only a matter of speed
 
 struct Slot {
   const BlockTrace* block = nullptr;
@@ -491,16 +496,13 @@ class Sm {
     if (!w.atBarrier) {
       if (w.groupKey < 0 || w.groupKey >= kGlobalGroupKeys) return false;
       wakeAt = w.ownReadyAt - settleMargin_[static_cast<std::size_t>(w.groupKey)];
-      if (wakeAt <= now) return false;
+      // A short sleep costs more (the queue) than the few evaluations it saves.
+      if (wakeAt <= now + kShortestSleep) return false;
     }
     removeUngrouped(w);
     w.asleep = true;
     ++w.sleepCount;
-    if (wakeAt != kNever) {
-      const int wi = static_cast<int>(&w - warps_.data());
-      wakeQueue_.push(SleepEntry{wakeAt, wi, w.sleepCount});
-      sleeperEarliest_.push(SleepEntry{earliest_[static_cast<std::size_t>(wi)], wi, w.sleepCount});
-    }
+    if (wakeAt != kNever) wakeQueue_.push(SleepEntry{wakeAt, static_cast<int>(&w - warps_.data()), w.sleepCount});
     return true;
   }
 
@@ -560,7 +562,7 @@ class Sm {
 
   // The time group key's resource is free for scheduler s, and the throttle reason until then
   // (evaluateRest's resource terms for a warp whose own time has passed).
-  std::pair<double, StallReason> groupResource(std::size_t s, int key) const {
+  std::pair<double, StallReason> groupResource(std::size_t s, int key, ReadyGroup& g) const {
     if (key < kFusedGroupKeys) return {unitFreeAt_[unitSlot(s, key)], StallReason::MathPipeThrottle};
     if (key < kMioGroupKey) {
       const double unit = unitFreeAt_[unitSlot(s, key - kFusedGroupKeys)];
@@ -573,8 +575,12 @@ class Sm {
     // it: past the LSU, the time C_mem admits the request does not depend on where the search
     // starts (the in-flight sector that has to complete), and whether it admits it by now does
     // not depend on t.
-    const int sectors = key - kGlobalGroupKeys;
-    return {std::max(lsuFreeAt_, memory_.nextAcceptTime(lsuFreeAt_, sectors)), StallReason::LgThrottle};
+    if (g.lsuVersion != lsuChangedAt_) {
+      const int sectors = key - kGlobalGroupKeys;
+      g.globalFreeAt = std::max(lsuFreeAt_, memory_.nextAcceptTime(lsuFreeAt_, sectors));
+      g.lsuVersion = lsuChangedAt_;
+    }
+    return {g.globalFreeAt, StallReason::LgThrottle};
   }
 
   // The scheduler's choice among eligible warps, built up candidate by candidate.
@@ -673,7 +679,7 @@ class Sm {
       }
       for (const int index : nonEmptyGroups_[su]) {
         ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
-        const auto [free, throttle] = groupResource(su, index - s * kGroupKeys);
+        const auto [free, throttle] = groupResource(su, index - s * kGroupKeys, g);
         const StallReason reason = free <= now || schedulerFree > free ? StallReason::NotSelected : throttle;
         if (reason != g.reason) {
           g.advance(now);
@@ -829,8 +835,15 @@ class Sm {
       for (const int w : list) include(earliest_[static_cast<std::size_t>(w)]);
     for (const auto& list : nonEmptyGroups_)
       for (const int g : list) include(groups_[static_cast<std::size_t>(g)].earliest);
-    while (!sleeperEarliest_.empty() && !isCurrent(sleeperEarliest_.top())) sleeperEarliest_.pop();
-    if (!sleeperEarliest_.empty()) include(sleeperEarliest_.top().time);
+    // A sleeping warp's earliest time (its own time) lies past its wake time, so only those due
+    // before `next` can lower it; they are woken now, which is what the next step would do.
+    while (!wakeQueue_.empty() && wakeQueue_.top().time < next) {
+      const SleepEntry e = wakeQueue_.top();
+      wakeQueue_.pop();
+      if (!isCurrent(e)) continue;
+      include(earliest_[static_cast<std::size_t>(e.warp)]);
+      wake(warps_[static_cast<std::size_t>(e.warp)]);
+    }
     if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
     return next;
   }
@@ -871,8 +884,7 @@ class Sm {
   std::vector<ReadyGroup> groups_;                // [scheduler * kGroupKeys + key]
   std::vector<std::vector<int>> nonEmptyGroups_;  // per scheduler: indices into groups_
   std::array<double, kGroupKeys> settleMargin_{};
-  SleepQueue wakeQueue_;        // sleeping warps by when they must be evaluated again
-  SleepQueue sleeperEarliest_;  // sleeping warps by their earliest time (for nextDecisionTime)
+  SleepQueue wakeQueue_;  // sleeping warps by when they must be evaluated again
   std::vector<double> unitFreeAt_;
   // Resource versions for re-evaluating warps only when what they wait for changed.
   std::uint64_t version_ = 1;
