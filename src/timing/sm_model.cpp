@@ -102,7 +102,10 @@ struct Warp {
   int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
   int group = -1;         // index into Sm::groups_ while in a ReadyGroup, or -1
   int groupKey = -1;      // the ReadyGroup key of its next op (-1: not grouped), set by evaluateRest
-  double ownReadyAt = 0;  // evaluateRest's time before the resource term
+  bool ownValid = false;  // ownReadyAt, ownReason, groupKey and unitSlot are up to date
+  double ownReadyAt = 0;  // evaluateOwn: when the warp's own state lets it issue, and
+  StallReason ownReason = StallReason::Wait;  // why not before
+  std::size_t unitSlot = 0;  // Sm::unitSlot of its next op's unit
   std::array<double, kStallReasonCount> groupSpentAtJoin{};
   bool asleep = false;          // see Sm::sleepIfSettled
   std::uint32_t sleepCount = 0;  // tells a SleepEntry of an earlier sleep from the current one
@@ -303,6 +306,7 @@ class Sm {
       w.readyAt = now + config_.blockLaunchCycles;
       w.atBarrier = false;
       w.restValid = false;
+      w.ownValid = false;
       earliest_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = w.ops != nullptr && !w.ops->empty() ? w.readyAt : kNever;
       w.stallReason = StallReason::Wait;
       w.stallSince = stepTime_;  // `now` may be later: a block starts when the previous one completes
@@ -327,19 +331,9 @@ class Sm {
     if (nextBlock_ < blocks_.size()) startBlock(slot, now);
   }
 
-  // When warp `w` could issue its next instruction, and why it cannot before then, without the
-  // scheduler term (applied in step()). Depends only on the warp's own state (readyAt, the
-  // scoreboard of its registers, barrier) and the free time of the resource its next op needs,
-  // so step() re-evaluates it only when one of those changed (resourceChangedAt).
-  void evaluateRest(Warp& w) {
-    w.restValid = true;
-    if (w.atBarrier) {
-      w.restAt = kNever;
-      w.restReason = StallReason::Barrier;
-      w.evaluatedAt = version_;
-      return;
-    }
-    const WarpOp& op = (*w.ops)[w.next];
+  // The warp's own part of evaluateRest (same-warp interval and scoreboard), which changes only
+  // when the warp issues or leaves a barrier, so a busy resource does not redo it.
+  void evaluateOwn(Warp& w) {
     const Decoded& d = *w.op;
     double t = w.readyAt;
     StallReason reason = StallReason::Wait;
@@ -356,11 +350,32 @@ class Sm {
       }
     }
     w.ownReadyAt = t;
+    w.ownReason = reason;
     w.groupKey = d.groupKey;
-    const std::size_t s = static_cast<std::size_t>(w.scheduler);
+    w.unitSlot = unitSlot(static_cast<std::size_t>(w.scheduler), d.unit);
+    w.ownValid = true;
+  }
+
+  // When warp `w` could issue its next instruction, and why it cannot before then, without the
+  // scheduler term (applied in step()). Depends only on the warp's own state (readyAt, the
+  // scoreboard of its registers, barrier) and the free time of the resource its next op needs,
+  // so step() re-evaluates it only when one of those changed (resourceChangedAt).
+  void evaluateRest(Warp& w) {
+    w.restValid = true;
+    if (w.atBarrier) {
+      w.restAt = kNever;
+      w.restReason = StallReason::Barrier;
+      w.evaluatedAt = version_;
+      return;
+    }
+    const WarpOp& op = (*w.ops)[w.next];
+    const Decoded& d = *w.op;
+    if (!w.ownValid) evaluateOwn(w);
+    double t = w.ownReadyAt;
+    StallReason reason = w.ownReason;
     switch (d.port) {
       case Port::Alu:
-        if (const double u = unitFreeAt_[unitSlot(s, d.unit)]; u > t) {
+        if (const double u = unitFreeAt_[w.unitSlot]; u > t) {
           t = u;
           reason = StallReason::MathPipeThrottle;
         }
@@ -371,7 +386,7 @@ class Sm {
           reason = StallReason::MioThrottle;
         }
         if (d.sharedOperand) {
-          if (const double u = unitFreeAt_[unitSlot(s, d.unit)]; u > t) {
+          if (const double u = unitFreeAt_[w.unitSlot]; u > t) {
             t = u;
             reason = StallReason::MathPipeThrottle;
           }
@@ -405,7 +420,7 @@ class Sm {
   // what is in flight), so global requests count as a change of the LSU.
   std::uint64_t resourceChangedAt(const Warp& w) const {
     const Decoded& d = *w.op;
-    const std::size_t unit = unitSlot(static_cast<std::size_t>(w.scheduler), d.unit);
+    const std::size_t unit = w.unitSlot;
     switch (d.port) {
       case Port::Alu: return unitChangedAt_[unit];
       case Port::Shared: return d.sharedOperand ? std::max(mioChangedAt_, unitChangedAt_[unit]) : mioChangedAt_;
@@ -782,6 +797,7 @@ class Sm {
     if (d.readsClock) result_.clockReads.push_back(ClockRead{w.block->block, w.warpInBlock, now});
     ++w.next;
     w.restValid = false;
+    w.ownValid = false;
 
     Slot& slot = slots_[static_cast<std::size_t>(w.slot)];
     if (d.kind == trace::InstrKind::Barrier) {
@@ -814,6 +830,7 @@ class Sm {
         w.atBarrier = false;
         w.readyAt = std::max(w.readyAt, now + config_.barrierLatency);
         w.restValid = false;
+        w.ownValid = false;
       }
     }
     slot.arrived = 0;
