@@ -16,17 +16,18 @@ void UnitLoad::grow(std::size_t buckets) {
       unit.swap(merged);
     }
     width_ *= 2;
+    perCycle_ = 1.0 / width_;
     buckets = (buckets + 1) / 2;
   }
 }
 
 void UnitLoad::add(int unit, double start, double end) {
   if (end <= start) return;
-  grow(static_cast<std::size_t>(std::ceil(end / width_)) + 1);
+  grow(static_cast<std::size_t>(std::ceil(end * perCycle_)) + 1);
   auto& series = busy_[static_cast<std::size_t>(unit)];
-  const auto last = static_cast<std::size_t>(end / width_);
+  const auto last = static_cast<std::size_t>(end * perCycle_);
   if (series.size() <= last) series.resize(last + 1, 0.0);
-  for (auto b = static_cast<std::size_t>(start / width_); b <= last; ++b) {
+  for (auto b = static_cast<std::size_t>(start * perCycle_); b <= last; ++b) {
     const double lo = std::max(start, static_cast<double>(b) * width_);
     const double hi = std::min(end, static_cast<double>(b + 1) * width_);
     if (hi > lo) series[b] += hi - lo;

@@ -23,6 +23,9 @@ class UnitLoad {
   void grow(std::size_t buckets);
   int wanted_;
   double width_ = 16;
+  // 1 / width_: widths are powers of two, so multiplying by it is exactly dividing by width_
+  // (and much cheaper, once per instruction).
+  double perCycle_ = 1.0 / 16;
   std::vector<std::vector<double>> busy_;  // per unit: in-flight cycles per bucket
 };
 
