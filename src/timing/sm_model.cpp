@@ -54,12 +54,24 @@ constexpr int kGlobalGroupKeys = 2 * kClassCount + 2;  // + sectors (0 for a req
 constexpr int kMaxGroupedSectors = 64;                 // larger requests stay ungrouped
 constexpr int kGroupKeys = kGlobalGroupKeys + kMaxGroupedSectors + 1;
 
+// The reasons a ready group can be in, and where ReadyGroup::spent counts each.
+constexpr std::array<StallReason, 4> kGroupReasons = {StallReason::NotSelected, StallReason::MathPipeThrottle,
+                                                      StallReason::MioThrottle, StallReason::LgThrottle};
+constexpr std::size_t groupReasonIndex(StallReason reason) {
+  switch (reason) {
+    case StallReason::MathPipeThrottle: return 1;
+    case StallReason::MioThrottle: return 2;
+    case StallReason::LgThrottle: return 3;
+    default: return 0;  // NotSelected
+  }
+}
+
 struct ReadyGroup {
   std::vector<std::uint64_t> members;  // bit per position in the scheduler's warp list
   int count = 0;
   StallReason reason = StallReason::NotSelected;
   double since = 0;
-  std::array<double, kStallReasonCount> spent{};  // cycles in each reason, up to `since`
+  std::array<double, kGroupReasons.size()> spent{};  // cycles in each of kGroupReasons, up to `since`
   double earliest = kNever;                      // max(resource free, scheduler free), at the last step
   // Global keys: the resource's free time as of lsuVersion (a binary search of the C_mem queue,
   // repeated only when a request changed it).
@@ -67,7 +79,7 @@ struct ReadyGroup {
   double globalFreeAt = 0;
 
   void advance(double now) {
-    spent[static_cast<std::size_t>(reason)] += now - since;
+    spent[groupReasonIndex(reason)] += now - since;
     since = now;
   }
 };
@@ -106,7 +118,7 @@ struct Warp {
   double ownReadyAt = 0;  // evaluateOwn: when the warp's own state lets it issue, and
   StallReason ownReason = StallReason::Wait;  // why not before
   std::size_t unitSlot = 0;  // Sm::unitSlot of its next op's unit
-  std::array<double, kStallReasonCount> groupSpentAtJoin{};
+  std::array<double, kGroupReasons.size()> groupSpentAtJoin{};
   bool asleep = false;          // see Sm::sleepIfSettled
   std::uint32_t sleepCount = 0;  // tells a SleepEntry of an earlier sleep from the current one
 };
@@ -561,8 +573,8 @@ class Sm {
   void leaveGroup(Warp& w, double now) {
     ReadyGroup& g = groups_[static_cast<std::size_t>(w.group)];
     g.advance(now);
-    for (int r = 0; r < kStallReasonCount; ++r)
-      w.stalled[static_cast<std::size_t>(r)] += g.spent[static_cast<std::size_t>(r)] - w.groupSpentAtJoin[static_cast<std::size_t>(r)];
+    for (std::size_t i = 0; i < kGroupReasons.size(); ++i)
+      w.stalled[static_cast<std::size_t>(kGroupReasons[i])] += g.spent[i] - w.groupSpentAtJoin[i];
     w.stallReason = g.reason;
     w.stallSince = now;
     earliest_[static_cast<std::size_t>(&w - warps_.data())] = g.earliest;
@@ -634,15 +646,18 @@ class Sm {
     const auto& mine = schedulerWarps_[s];
     const std::size_t words = g.members.size();
     if (config_.policy == SchedulerPolicy::LooseRoundRobin) {
-      const std::size_t first = static_cast<std::size_t>(start) / 64;
-      std::uint64_t bits = g.members[first] & (~std::uint64_t{0} << (start % 64));
+      // Words from the one holding `start` on, wrapping round; the last round re-reads that word
+      // whole (the positions before `start`).
+      std::size_t word = static_cast<std::size_t>(start) / 64;
+      std::uint64_t bits = g.members[word] & (~std::uint64_t{0} << (start % 64));
       for (std::size_t k = 0; k <= words; ++k) {
         if (bits != 0) {
-          const int position = static_cast<int>(((first + k) % words) * 64) + std::countr_zero(bits);
+          const int position = static_cast<int>(word * 64) + std::countr_zero(bits);
           consider(choice, mine[static_cast<std::size_t>(position)], start, n, s);
           return;
         }
-        bits = g.members[(first + k + 1) % words];  // the last round re-reads `first` whole (wrapped)
+        word = word + 1 == words ? 0 : word + 1;
+        bits = g.members[word];
       }
       return;
     }
