@@ -8,7 +8,9 @@ namespace teg::timing::detail {
 MemorySystem::MemorySystem(const TimingConfig& config)
     : config_(config),
       l1_(config.l1CachesGlobalLoads ? config.l1Bytes : 0, config.lineBytes, config.sectorBytes, config.l1Ways),
-      l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways) {}
+      l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
+      l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
+      dramSectorCycles_(config.dramBytesPerCycle > 0 ? config.sectorBytes / config.dramBytesPerCycle : 0) {}
 
 int MemorySystem::inFlight(double at) const {
   const auto done = std::upper_bound(inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_), inFlight_.end(), at);
@@ -35,8 +37,8 @@ void MemorySystem::track(double now, double completion) {
   // Requests issue in time order, so whatever completed by `now` can never count again. It is
   // skipped rather than erased (erasing the front moved the whole queue per sector), and the
   // vector compacted once the skipped part outgrows the live one.
-  const auto first = inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_);
-  inFlightStart_ = static_cast<std::size_t>(std::upper_bound(first, inFlight_.end(), now) - inFlight_.begin());
+  // A few complete between issues (none between the sectors of one request): a forward scan.
+  while (inFlightStart_ < inFlight_.size() && inFlight_[inFlightStart_] <= now) ++inFlightStart_;
   if (inFlightStart_ > 64 && inFlightStart_ * 2 > inFlight_.size()) {
     inFlight_.erase(inFlight_.begin(), inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_));
     inFlightStart_ = 0;
@@ -66,7 +68,7 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, Me
   double start = now;
   if (config_.l2BytesPerCycle > 0) {
     start = std::max(now, l2FreeAt_);
-    l2FreeAt_ = start + sectorBytes / config_.l2BytesPerCycle;
+    l2FreeAt_ = start + l2SectorCycles_;
   }
   const bool hit = fillL2 ? l2Hit(sector) : l2Hit(sector);
   if (hit) {
@@ -76,7 +78,7 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, Me
   // DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the
   // pipe has moved it.
   const double dramStart = std::max(start, dramFreeAt_);
-  const double transfer = config_.dramBytesPerCycle > 0 ? sectorBytes / config_.dramBytesPerCycle : 0;
+  const double transfer = dramSectorCycles_;
   dramFreeAt_ = dramStart + transfer;
   ++counters.dramSectors;
   counters.dramBytes += sectorBytes;

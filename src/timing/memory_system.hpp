@@ -48,6 +48,9 @@ class MemorySystem {
   const TimingConfig& config_;
   SectoredCache l1_;
   SectoredCache l2_;
+  // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once.
+  double l2SectorCycles_ = 0;
+  double dramSectorCycles_ = 0;
   double l2FreeAt_ = 0;
   double dramFreeAt_ = 0;
   std::uint64_t l2Lookups_ = 0;
