@@ -40,12 +40,12 @@ bool SectoredCache::access(std::uint64_t sector) {
   const std::uint64_t set = setsArePowerOfTwo_ ? line & (sets_ - 1) : line % sets_;
   const std::size_t first = static_cast<std::size_t>(set * static_cast<std::uint64_t>(ways_));
   const std::size_t end = first + static_cast<std::size_t>(ways_);
-  for (std::size_t w = first; w < end; ++w)
-    if (tags_[w] == line) return touch(w);
-  // Miss: the least recently used way (the first of equals, as before).
+  // One pass finds the line or, for a miss, the least recently used way (the first of equals).
   std::size_t victim = first;
-  for (std::size_t w = first + 1; w < end; ++w)
+  for (std::size_t w = first; w < end; ++w) {
+    if (tags_[w] == line) return touch(w);
     if (lastUse_[w] < lastUse_[victim]) victim = w;
+  }
   tags_[victim] = line;
   lastWay_ = victim;
   lastUse_[victim] = clock_;
