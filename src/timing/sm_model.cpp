@@ -113,7 +113,7 @@ struct Warp {
   int position = 0;       // in its scheduler's warp list
   int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
   int group = -1;         // index into Sm::groups_ while in a ReadyGroup, or -1
-  int groupKey = -1;      // the ReadyGroup key of its next op (-1: not grouped), set by evaluateRest
+  int groupKey = -1;      // the ReadyGroup key of its next op (-1: not grouped)
   bool ownValid = false;  // ownReadyAt, ownReason, groupKey and unitSlot are up to date
   double ownReadyAt = 0;  // evaluateOwn: when the warp's own state lets it issue, and
   StallReason ownReason = StallReason::Wait;  // why not before
@@ -364,6 +364,11 @@ class Sm {
     w.ownReadyAt = t;
     w.ownReason = reason;
     w.groupKey = d.groupKey;
+    if (d.port == Port::Global) {
+      const WarpOp& op = (*w.ops)[w.next];
+      const int sectors = op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1;
+      w.groupKey = sectors <= kMaxGroupedSectors ? kGlobalGroupKeys + sectors : -1;
+    }
     w.unitSlot = unitSlot(static_cast<std::size_t>(w.scheduler), d.unit);
     w.ownValid = true;
   }
@@ -407,7 +412,6 @@ class Sm {
       case Port::Global: {
         double u = lsuFreeAt_;
         const int sectors = op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1;
-        w.groupKey = sectors <= kMaxGroupedSectors ? kGlobalGroupKeys + sectors : -1;
         u = std::max(u, memory_.nextAcceptTime(std::max(t, u), sectors));
         if (u > t) {
           t = u;
@@ -911,7 +915,9 @@ class Sm {
   std::vector<int> lastIssued_;
   std::vector<int> lastIssuedPos_ = std::vector<int>(64, -1);
   std::vector<std::vector<int>> schedulerWarps_;
-  std::vector<double> earliest_;  // per ungrouped warp, as of its last step (kNever when not live)
+  // Per warp outside a group (ungrouped or asleep): its earliest time as of its last evaluation
+  // (kNever when not live); a group keeps its members' in ReadyGroup::earliest.
+  std::vector<double> earliest_;
   std::vector<std::vector<int>> ungrouped_;       // per scheduler: live warps not in a ReadyGroup
   std::vector<ReadyGroup> groups_;                // [scheduler * kGroupKeys + key]
   std::vector<std::vector<int>> nonEmptyGroups_;  // per scheduler: indices into groups_
