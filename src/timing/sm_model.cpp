@@ -213,9 +213,10 @@ class Sm {
   }
 
   // Where scheduler s's copy of a unit keeps its state: units with fewer lanes than the SM has
-  // schedulers (fp64 on consumer parts) are one unit that every scheduler shares.
+  // schedulers (fp64 on consumer parts) are one unit that every scheduler shares, and classes that
+  // issue to another class's unit (config.pipeOf: GT200's SPs) use that unit's slot.
   std::size_t unitSlot(std::size_t s, int unit) const {
-    const auto u = static_cast<std::size_t>(unit);
+    const auto u = static_cast<std::size_t>(config_.pipe(unit));
     return (config_.unitSharedBySm[u] ? 0 : s) * kClassCount + u;
   }
 
