@@ -268,6 +268,16 @@ class Sm {
         case Port::Constant: d.groupKey = kLsuGroupKey; break;
         case Port::Global: d.groupKey = kGlobalGroupKeys; break;  // + the request's sectors
       }
+      // cc 1.x reads shared memory into a register with an SP instruction (a move whose operand
+      // is in shared memory, seed 002 §1.1.2), so a load not fused into its consumer still takes
+      // an SP issue slot, as the fused form does.
+      if (config_.sharedOperandLatency > 0 && d.port == Port::Shared && s.kind == trace::InstrKind::Load) {
+        d.sharedOperand = true;
+        d.unit = static_cast<int>(InstructionClass::IntAdd);
+        d.unitInterval = config_.unitInterval[static_cast<std::size_t>(d.unit)];
+        d.latency = config_.sharedLatency;
+        d.groupKey = kFusedGroupKeys + d.unit;
+      }
     }
     // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
     // the load's address registers instead of its result, and runs on the shared-memory path.
