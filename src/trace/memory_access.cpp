@@ -112,26 +112,27 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
   for (unsigned start = 0; start < 32; start += lanesPerPhase) {
     // The words this phase touches; each distinct word of a bank costs that bank one wavefront
     // (the same word is broadcast).
-    // Fast path for the common cases (conflict-free, broadcast): one word per lane, and no bank
-    // asked for two different words. Any doubt falls through to the general count below.
-    if (bytes <= bankWidth && banks <= 64) {
+    // Fast path for the common cases (conflict-free, broadcast, vector accesses of consecutive
+    // words): no bank is asked for two different words. Any doubt falls through to the general
+    // count below.
+    if (banks <= 64) {
+      const bool banksPowerOfTwo = (banks & (banks - 1)) == 0;
       std::uint64_t bankWord[64];
       std::uint64_t used = 0;
       bool simple = true, any = false;
       for (unsigned lane = start; lane < start + lanesPerPhase && lane < 32 && simple; ++lane) {
         if ((activeMask >> lane & 1u) == 0) continue;
-        const std::uint64_t first = addresses[lane] / bankWidth;
-        if ((addresses[lane] + bytes - 1) / bankWidth != first) {
-          simple = false;
-          break;
-        }
         any = true;
-        const auto bank = static_cast<unsigned>(first % banks);
-        if ((used >> bank & 1u) == 0) {
-          used |= std::uint64_t{1} << bank;
-          bankWord[bank] = first;
-        } else if (bankWord[bank] != first) {
-          simple = false;
+        const std::uint64_t first = addresses[lane] / bankWidth;
+        const std::uint64_t last = (addresses[lane] + bytes - 1) / bankWidth;
+        for (std::uint64_t w = first; w <= last && simple; ++w) {
+          const auto bank = static_cast<unsigned>(banksPowerOfTwo ? w & (banks - 1) : w % banks);
+          if ((used >> bank & 1u) == 0) {
+            used |= std::uint64_t{1} << bank;
+            bankWord[bank] = w;
+          } else if (bankWord[bank] != w) {
+            simple = false;
+          }
         }
       }
       if (simple) {
