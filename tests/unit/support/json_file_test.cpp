@@ -21,6 +21,18 @@ TEST(JsonFile, SyntaxErrorNamesFileLineAndColumn) {
   }
 }
 
+TEST(JsonFile, NumberOutOfRangeIsALocatedErrorNotACrash) {
+  // Found by fuzz_launch_json: nlohmann throws out_of_range (not parse_error) for 1e400, which
+  // escaped as an internal error. It is now a teg::Error at the number: line 2, column 8.
+  const std::string text = "{\n  \"a\": 256e20800}\n";
+  try {
+    teg::parseJson(text, "launch.json");
+    FAIL() << "expected an error";
+  } catch (const teg::Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("launch.json:2:8: invalid JSON: number overflow", 0), 0u) << e.what();
+  }
+}
+
 TEST(JsonFile, MissingFileIsAnErrorNotACrash) {
   EXPECT_THROW(teg::readJsonFile("/nonexistent/teg.json"), teg::Error);
 }
