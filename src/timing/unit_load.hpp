@@ -25,7 +25,7 @@ class UnitLoad {
   double width_ = 16;
   // 1 / width_: widths are powers of two, so multiplying by it is exactly dividing by width_
   // (and much cheaper, once per instruction).
-  double perCycle_ = 1.0 / 16;
+  double perCycle_ = 1.0 / width_;
   std::vector<std::vector<double>> busy_;  // per unit: in-flight cycles per bucket
 };
 
