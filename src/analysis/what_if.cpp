@@ -74,6 +74,7 @@ void applyWhatIf(const std::string& spec, int warpsPerBlock, timing::TimingConfi
     c.issueIntervalCycles = v;
   } else if (key == "l1" && value == "off") {
     c.l1CachesGlobalLoads = false;
+    c.l1Bytes = 0;  // not even loads that ask for L1 (.ca, .nc) find one
   } else {
     throw Error(fmt::format("unknown what-if '{}' (expected one of: {})", spec, whatIfHelp()));
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "teg/emu/emulator.hpp"
+#include "teg/ptx/contraction.hpp"
 #include "teg/ptx/def_use.hpp"
 #include "teg/ptx/printer.hpp"
 
@@ -99,6 +100,19 @@ InstructionClass conversionUnit(const ptx::Instruction& in) {
   return InstructionClass::ConvertOther;
 }
 
+// PTX ISA "Cache Operators" for loads: .ca caches at all levels (L1 included), .cg at L2 only,
+// .cs streams (evict first, still cached), .lu is "last use", .cv fetches again (no cache);
+// ld.global.nc goes through the read-only (texture) cache. .volatile bypasses L1 as well.
+trace::CachePolicy cachePolicyOf(const ptx::Function& fn, const ptx::Instruction& in) {
+  if (in.has(ptx::modifier::kVolatile)) return trace::CachePolicy::BypassL1;
+  if (in.has(ptx::modifier::kNc)) return trace::CachePolicy::CacheL1;
+  for (ptx::Qualifier q : fn.qualifiersOf(in)) {
+    if (q == ptx::Qualifier::Ca) return trace::CachePolicy::CacheL1;
+    if (q == ptx::Qualifier::Cg || q == ptx::Qualifier::Cv) return trace::CachePolicy::BypassL1;
+  }
+  return trace::CachePolicy::Default;
+}
+
 }  // namespace
 
 trace::StaticInstruction describeInstruction(const ptx::Module& module, const ptx::Function& fn,
@@ -125,6 +139,7 @@ trace::StaticInstruction describeInstruction(const ptx::Module& module, const pt
     s.accessBytes = static_cast<std::uint8_t>(std::min(255, bits / 8 * in.vectorWidth));
   }
   if (in.opcode == Opcode::Prefetch || in.opcode == Opcode::Prefetchu) s.kind = InstrKind::Alu;
+  if (s.kind == InstrKind::Load && s.space == MemorySpace::Global) s.cache = cachePolicyOf(fn, in);
   for (const ptx::Operand& op : fn.operandsOf(in)) {
     const auto reg = static_cast<ptx::SpecialRegister>(op.index);
     if (op.kind == ptx::OperandKind::Special &&
@@ -149,9 +164,12 @@ trace::KernelInfo describeKernel(const ptx::Module& module, const ptx::Function&
     if (f.hasBody && &f != &function) order.push_back(&f);
   std::uint32_t regBase = 0;
   for (const ptx::Function* fn : order) {
+    const auto pcBase = static_cast<std::int32_t>(info.instructions.size());
+    const std::vector<std::int32_t> fusedInto = ptx::fmaContractionTargets(*fn);
     for (const ptx::Instruction& in : fn->instructions) {
       trace::StaticInstruction s = describeInstruction(module, *fn, in);
       s.pc = static_cast<std::uint32_t>(info.instructions.size());
+      if (const std::int32_t add = fusedInto[s.pc - static_cast<std::uint32_t>(pcBase)]; add >= 0) s.fusedInto = pcBase + add;
       ptx::forEachRegisterAccess(*fn, in, [&](std::uint32_t reg, bool def) {
         (def ? s.defs : s.uses).push_back(regBase + reg);
       });

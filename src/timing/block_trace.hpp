@@ -39,4 +39,9 @@ struct BlockTrace {
 // pair into one op (the ALU pc carrying the load's memory request) when a warp executes both.
 bool takesSharedOperand(const trace::KernelInfo& kernel, std::uint32_t pc);
 
+// FMA contraction (TimingConfig::fuseMultiplyAdds): the add that multiply `mulPc` fuses into
+// (StaticInstruction::fusedInto) reads the multiply's sources instead of its product, so the
+// pair replays as one instruction; the engine drops the multiply from every warp's stream.
+void fuseMultiplyAdd(trace::KernelInfo& kernel, std::uint32_t mulPc);
+
 }  // namespace teg::timing::detail

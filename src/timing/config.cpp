@@ -151,9 +151,16 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.lineBytes = d.memory.l1LineBytes > 0 ? d.memory.l1LineBytes : 128;
   c.sectorBytes = d.memory.sectorBytes > 0 ? d.memory.sectorBytes : 32;
   c.l1CachesGlobalLoads = d.timing.l1CachesGlobalLoads == 1;
-  c.l1Bytes = std::max<long long>(0, d.memory.l1BytesPerSm - sharedBytesPerSm);
-  c.provenance.push_back({"L1 data cache", c.l1CachesGlobalLoads ? fmt::format("{} KiB per SM", c.l1Bytes / 1024) : "global loads not cached",
-                          "memory.l1_bytes_per_sm minus the shared-memory carve-out; timing.l1_caches_global"});
+  // Maxwell and Pascal (cc 5.x, 6.x) have an L1/texture cache apart from shared memory (GM204 and
+  // GP100 whitepapers); elsewhere L1 and shared memory split one array (the carve-out).
+  const bool l1SeparateFromShared = d.cc.major == 5 || d.cc.major == 6;
+  c.l1Bytes = l1SeparateFromShared ? d.memory.l1BytesPerSm : std::max<long long>(0, d.memory.l1BytesPerSm - sharedBytesPerSm);
+  c.provenance.push_back(
+      {"L1 data cache",
+       fmt::format("{} KiB per SM; plain global loads {}", c.l1Bytes / 1024,
+                   c.l1CachesGlobalLoads ? "cached in it" : "not cached in it (only .ca/.nc loads are)"),
+       l1SeparateFromShared ? "memory.l1_bytes_per_sm (separate from shared memory on cc 5.x/6.x); timing.l1_caches_global"
+                            : "memory.l1_bytes_per_sm minus the shared-memory carve-out; timing.l1_caches_global"});
   c.provenance.push_back({"cache associativity", fmt::format("L1 {}-way, L2 {}-way, LRU", c.l1Ways, c.l2Ways),
                           "assumption: NVIDIA does not publish it; defaults of TimingConfig"});
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
@@ -181,6 +188,10 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
                           "model: ptxas schedules loads early; teg moves each global/local load above the independent "
                           "arithmetic before it (not past other memory instructions, barriers or branches; register "
                           "pressure not modelled)"});
+  c.fuseMultiplyAdds = true;
+  c.provenance.push_back({"fma contraction", "an unrounded mul.f32/.f64 feeding one add/sub of its block issues as part of it",
+                          "model: the PTX ISA lets ptxas fuse mul and add without rounding modifiers into fma "
+                          "(ptx/contraction.hpp states the conservative rule applied)"});
   c.barrierLatency = d.timing.barrierLatency;
   c.blockLaunchCycles = d.timing.blockLaunchCycles;
   c.provenance.push_back({"barrier / block launch", fmt::format("{:g} / {:g} cycles", c.barrierLatency, c.blockLaunchCycles),

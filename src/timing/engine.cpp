@@ -28,6 +28,20 @@ bool takesSharedOperand(const trace::KernelInfo& kernel, std::uint32_t pc) {
   return std::find(alu.uses.begin(), alu.uses.end(), load.defs.front()) != alu.uses.end();
 }
 
+void fuseMultiplyAdd(trace::KernelInfo& kernel, std::uint32_t mulPc) {
+  const auto& mul = kernel.instructions[mulPc];
+  if (mul.fusedInto < 0 || static_cast<std::size_t>(mul.fusedInto) >= kernel.instructions.size() || mul.defs.size() != 1)
+    return;
+  auto& add = kernel.instructions[static_cast<std::size_t>(mul.fusedInto)];
+  // The fma reads the multiply's sources instead of its product.
+  std::vector<std::uint32_t> uses;
+  for (std::uint32_t r : add.uses)
+    if (r != mul.defs.front()) uses.push_back(r);
+  for (std::uint32_t r : mul.uses)
+    if (std::find(uses.begin(), uses.end(), r) == uses.end()) uses.push_back(r);
+  add.uses = std::move(uses);
+}
+
 }  // namespace detail
 
 std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit) {
@@ -70,6 +84,7 @@ struct TimingEngine::Impl {
   }
 
   std::vector<bool> sharedOperandTarget;  // per pc: detail::takesSharedOperand, when fusing
+  std::vector<bool> fusedAway;            // per pc: a multiply replayed as part of its fma
   std::uint32_t idealMask = 0;             // the last conflict-free wavefront count and its key
   unsigned idealBytes = 0;
   std::uint16_t idealWavefronts = 0;
@@ -78,6 +93,7 @@ struct TimingEngine::Impl {
     if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
     detail::WarpOp op{r.pc, r.activeMask, detail::kNoMemory};
     const auto& s = kernel.instructions[r.pc];
+    if (!fusedAway.empty() && fusedAway[r.pc]) return;
     if (config.noDivergence && !keepUnderNoDivergence(r, s)) return;
     if (!sharedOperandTarget.empty() && sharedOperandTarget[r.pc]) {
       // The shared load this warp just executed becomes this instruction's operand.
@@ -155,6 +171,17 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
     impl_->sharedOperandTarget.resize(kernel.instructions.size());
     for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc)
       impl_->sharedOperandTarget[pc] = detail::takesSharedOperand(kernel, pc);
+  }
+  impl_->fusedAway.clear();
+  if (impl_->config.fuseMultiplyAdds) {
+    impl_->fusedAway.resize(kernel.instructions.size());
+    for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc) {
+      // A multiply with a cc 1.x shared operand is already one instruction with its load.
+      const bool sharedOperand = !impl_->sharedOperandTarget.empty() && impl_->sharedOperandTarget[pc];
+      if (kernel.instructions[pc].fusedInto < 0 || sharedOperand) continue;
+      impl_->fusedAway[pc] = true;
+      detail::fuseMultiplyAdd(impl_->kernel, pc);
+    }
   }
   const auto order = blocksOfSimulatedSm(kernel.grid.count(), impl_->config.smCount, impl_->options.maxSampledBlocks);
   impl_->blocks.assign(order.size(), {});

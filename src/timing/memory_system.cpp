@@ -7,7 +7,7 @@ namespace teg::timing::detail {
 
 MemorySystem::MemorySystem(const TimingConfig& config)
     : config_(config),
-      l1_(config.l1CachesGlobalLoads ? config.l1Bytes : 0, config.lineBytes, config.sectorBytes, config.l1Ways),
+      l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
       dramSectorCycles_(config.dramBytesPerCycle > 0 ? config.sectorBytes / config.dramBytesPerCycle : 0) {}
@@ -17,17 +17,22 @@ int MemorySystem::inFlight(double at) const {
   return static_cast<int>(inFlight_.end() - done);
 }
 
+// A request is admitted when half of its sectors fit under C_mem: the LSU hands a request's
+// sectors to the memory pipeline one after another, so the first ones are in flight before the
+// last are sent; admitting only when all fit left the pipeline short of Lai eq. 3.1's
+// concurrency, admitting when any slot is free overfilled it (both tried against the validation
+// suites; docs/timing.md gives the figures).
 bool MemorySystem::canIssue(double at, int sectors) const {
   if (config_.maxOutstandingSectors <= 0) return true;
   const int busy = inFlight(at);
-  return busy == 0 || busy + sectors <= config_.maxOutstandingSectors;
+  return busy == 0 || busy + sectors / 2 <= config_.maxOutstandingSectors;
 }
 
 double MemorySystem::nextAcceptTime(double at, int sectors) const {
   if (canIssue(at, sectors)) return at;
-  // Enough sectors must complete that at most C_mem - sectors stay in flight (all of them when
-  // the request alone exceeds C_mem).
-  const int mayStay = std::max(0, config_.maxOutstandingSectors - sectors);
+  // Enough sectors must complete that at most C_mem - sectors/2 stay in flight (all of them when
+  // the request alone exceeds that).
+  const int mayStay = std::max(0, config_.maxOutstandingSectors - sectors / 2);
   const auto n = static_cast<std::ptrdiff_t>(inFlight_.size());
   return std::max(at, inFlight_[static_cast<std::size_t>(n - mayStay - 1)]);
 }
@@ -63,7 +68,11 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
   return l2_.access(sector);
 }
 
-double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters) {
+// `slotFree` is when the sector gives back its C_mem slot: Lai eq. 3.1 counts a request as
+// outstanding for one memory latency (its own transfer plus the latency), not while it queues
+// behind others for the bandwidth — the queue is the bandwidth limit, counted once.
+double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters,
+                               double& slotFree) {
   const double sectorBytes = config_.sectorBytes;
   double start = now;
   if (config_.l2BytesPerCycle > 0) {
@@ -73,6 +82,7 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, Me
   const bool hit = fillL2 ? l2Hit(sector) : l2Hit(sector);
   if (hit) {
     ++counters.l2Hits;
+    slotFree = now + config_.l2HitLatency;
     return start + config_.l2HitLatency;
   }
   // DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the
@@ -82,21 +92,23 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, Me
   dramFreeAt_ = dramStart + transfer;
   ++counters.dramSectors;
   counters.dramBytes += sectorBytes;
+  slotFree = now + transfer + config_.dramLatency;
   return dramStart + transfer + config_.dramLatency;
 }
 
 double MemorySystem::load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters) {
-  double done = now + (viaL1 && config_.l1CachesGlobalLoads ? config_.l1HitLatency : config_.l2HitLatency);
+  double done = now + (viaL1 ? config_.l1HitLatency : config_.l2HitLatency);
   counters.sectorsRequested += static_cast<std::uint64_t>(count);
   for (int i = 0; i < count; ++i) {
     double ready = 0;
-    if (viaL1 && config_.l1CachesGlobalLoads && l1_.access(sectors[i])) {
+    double slotFree = 0;
+    if (viaL1 && l1_.access(sectors[i])) {
       ++counters.l1Hits;
-      ready = now + config_.l1HitLatency;
+      ready = slotFree = now + config_.l1HitLatency;
     } else {
-      ready = throughL2(now, sectors[i], true, counters);
+      ready = throughL2(now, sectors[i], true, counters, slotFree);
     }
-    track(now, ready);
+    track(now, slotFree);
     done = std::max(done, ready);
   }
   return done;
@@ -106,8 +118,9 @@ double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, 
   counters.sectorsRequested += static_cast<std::uint64_t>(count);
   double done = now;
   for (int i = 0; i < count; ++i) {
-    const double ready = throughL2(now, sectors[i], true, counters);
-    track(now, ready);
+    double slotFree = 0;
+    const double ready = throughL2(now, sectors[i], true, counters, slotFree);
+    track(now, slotFree);
     done = std::max(done, ready);
   }
   return done;

@@ -24,14 +24,15 @@ class MemorySystem {
 
   // Sectors in flight at `at` (a request issued at or after the last issue).
   int inFlight(double at) const;
-  // Whether `sectors` more can be issued at `at` without exceeding C_mem; a request larger than
-  // C_mem may go when nothing else is in flight.
+  // Whether a request of `sectors` can be issued at `at`: half of it must fit under C_mem; a
+  // request larger than that may go when nothing else is in flight.
   bool canIssue(double at, int sectors) const;
   // The earliest time >= `at` a request of `sectors` can be accepted, given what is in flight now
   // (later issues can only delay it, so this is a lower bound the caller re-checks).
   double nextAcceptTime(double at, int sectors) const;
 
-  // A load of the given sectors issued at `now`; returns when its data is back.
+  // A load of the given sectors issued at `now`; returns when its data is back. `viaL1`: the L1
+  // may serve it (the caller decides from the cache operator and the device's default).
   double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters);
   // A store (write-through, no L1 allocation); returns when the pipeline accepted it.
   double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
@@ -39,7 +40,7 @@ class MemorySystem {
   double atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
 
  private:
-  double throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters);
+  double throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters, double& slotFree);
   // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
   double viaL2(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);

@@ -31,6 +31,7 @@ struct Decoded {
   double latency = 0, unitInterval = 0, sameWarp = 0;
   bool readsClock = false;
   bool sharedOperand = false;  // an ALU instruction fused with the ld.shared before it (cc 1.x)
+  bool viaL1 = false;          // a global/local load the SM's L1 may serve (cache operator, device default)
   int groupKey = -1;           // which ReadyGroup its warps join once their own operands are ready
 };
 
@@ -262,6 +263,12 @@ class Sm {
       // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
       if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config_.issueIntervalCycles);
       d.readsClock = s.readsClock;
+      // The PTX cache operator decides where it stands (.ca/.nc cache in L1 on every GPU with
+      // one, .cg/.cv bypass it); without one the device's default applies (cc 3.x-6.x keep
+      // plain global loads in L2 only: timing.l1_caches_global).
+      if (d.port == Port::Global && s.kind == trace::InstrKind::Load)
+        d.viaL1 = config_.l1Bytes > 0 && (s.cache == trace::CachePolicy::CacheL1 ||
+                                         (s.cache == trace::CachePolicy::Default && config_.l1CachesGlobalLoads));
       switch (d.port) {
         case Port::Alu: d.groupKey = d.unit; break;
         case Port::Shared: d.groupKey = kMioGroupKey; break;
@@ -795,7 +802,7 @@ class Sm {
         lsuChangedAt_ = version_;
         if (d.kind == trace::InstrKind::Load) {
           ++mc.globalLoads;
-          complete = memory_.load(now, list, sectors, true, mc);
+          complete = memory_.load(now, list, sectors, d.viaL1, mc);
         } else if (d.kind == trace::InstrKind::Store) {
           ++mc.globalStores;
           memory_.store(now, list, sectors, mc);

@@ -29,6 +29,8 @@ json kernelInfoToJson(const KernelInfo& kernel) {
                             {"line", s.sourceLine},
                             {"text", s.text}});
     if (s.readsClock) instructions.back()["clock"] = true;
+    if (s.cache != CachePolicy::Default) instructions.back()["cache"] = static_cast<int>(s.cache);
+    if (s.fusedInto >= 0) instructions.back()["fused_into"] = s.fusedInto;
   }
   return {{"name", kernel.name},
           {"grid", dimToJson(kernel.grid)},
@@ -66,10 +68,19 @@ KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
       s.sourceLine = i.at("line").get<std::int32_t>();
       s.text = i.at("text").get<std::string>();
       s.readsClock = i.value("clock", false);
+      const int cache = i.value("cache", 0);
+      s.cache = static_cast<CachePolicy>(cache);
+      s.fusedInto = i.value("fused_into", -1);
       if (static_cast<int>(s.kind) > static_cast<int>(InstrKind::Unmodelled) ||
           static_cast<int>(s.unit) >= static_cast<int>(device::InstructionClass::Count_) ||
-          static_cast<int>(s.space) > static_cast<int>(MemorySpace::Texture))
-        throw Error(fmt::format("{}: instruction {} has an out-of-range kind, unit or space", where, pc));
+          static_cast<int>(s.space) > static_cast<int>(MemorySpace::Texture) || cache < 0 ||
+          cache > static_cast<int>(CachePolicy::BypassL1))
+        throw Error(fmt::format("{}: instruction {} has an out-of-range kind, unit, space or cache operator", where, pc));
+      // A fused multiply names a later add of the same kernel (checked once all are read).
+      if (s.fusedInto != -1 && (s.fusedInto <= static_cast<std::int32_t>(pc) ||
+                                static_cast<std::size_t>(s.fusedInto) >= list.size()))
+        throw Error(fmt::format("{}: instruction {} is fused into instruction {}, which is not a later instruction "
+                                "of the kernel", where, pc, s.fusedInto));
       k.instructions.push_back(std::move(s));
     }
     return k;

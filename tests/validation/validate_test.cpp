@@ -52,13 +52,18 @@ TEST(CliValidate, ChienMadTablesWithinFivePercentOnAverage) {
 
 TEST(CliValidate, PointerChasesAndFmaChainsGiveBackTheMeasuredLatencies) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
-  auto s = validate({"latency-v100", "latency-a100-pcie", "latency-t4", "latency-h800", "latency-rtx4090", "fma-chain"});
+  auto s = validate({"latency-v100", "latency-a100-pcie", "latency-t4", "latency-h800", "latency-rtx4090", "latency-p100",
+                      "fma-chain"});
   for (const auto& [name, suite] : s) {
     EXPECT_LE(meanAbsError(suite), 10.0) << name;
     for (const auto& row : suite["rows"])
       EXPECT_LE(std::abs(row["error_pct"].get<double>()), 15.0) << name << " " << row["label"];
   }
-  EXPECT_EQ(s.size(), 9u);
+  EXPECT_EQ(s.size(), 10u);
+  // Pascal caches only .ca/.nc loads in L1 (the chase uses __ldca): its L1 ring must stay there,
+  // far faster than the L2 ring (82 vs 234 cycles measured by Jia et al.).
+  const auto& p100 = s["latency-p100"]["rows"];
+  EXPECT_LT(p100[0]["predicted"].get<double>(), p100[1]["predicted"].get<double>() / 2);
 }
 
 TEST(CliValidate, BankConflictWhatIfPredictsTheRewrittenKernel) {
@@ -86,9 +91,8 @@ TEST(CliValidate, StreamBandwidthAcrossOccupancy) {
     rows += suite["rows"].size();
   }
   EXPECT_EQ(rows, 384u);
-  // Issue #5 aims at 10 % per row on average; the model reaches about 13.5 % (docs/validation.md):
-  // this guards against regressions.
-  EXPECT_LE(sum / static_cast<double>(rows), 15.0);
+  // Issue #5 aims at 10 % per row on average (the model: 9.8 %, docs/validation.md).
+  EXPECT_LE(sum / static_cast<double>(rows), 10.0);
   // Bandwidth grows with occupancy: the read kernel at 1024 threads per block moves far more than
   // at 32 (866 vs 72 GB/s measured on the V100).
   const auto& read = s["gpustream-v100-read"]["rows"];

@@ -98,6 +98,9 @@ struct TimingConfig {
   // ptxas schedules them (src/timing/load_hoisting.hpp). timingConfigFor turns it on; a config
   // built by hand replays the trace exactly in order.
   bool hoistLoads = false;
+  // Replay a multiply ptxas fuses into its add (StaticInstruction::fusedInto, from
+  // ptx/contraction.hpp) as part of that add: one FFMA/DFMA issue instead of two instructions.
+  bool fuseMultiplyAdds = false;
 
   // What-if overrides (Lai §3.4: remove a bottleneck and re-run).
   bool noBankConflicts = false;

@@ -33,6 +33,11 @@ enum class InstrKind : std::uint8_t {
 };
 const char* instrKindName(InstrKind kind);
 
+// Where a global load may be cached, from its PTX cache operator (PTX ISA "Cache Operators"):
+// .ca and .nc (the read-only/texture path) cache in L1; .cg, .cv and .volatile bypass it (L2
+// only); no operator is the device's default (Default), which the timing model decides.
+enum class CachePolicy : std::uint8_t { Default, CacheL1, BypassL1 };
+
 // One static instruction as the timing engine needs it.
 struct StaticInstruction {
   std::uint32_t pc = 0;            // index in KernelInfo::instructions
@@ -44,6 +49,9 @@ struct StaticInstruction {
   std::vector<std::uint32_t> defs;
   std::vector<std::uint32_t> uses;
   bool readsClock = false;         // reads %clock/%clock64: microbenchmarks time themselves by it
+  CachePolicy cache = CachePolicy::Default;  // global loads: the PTX cache operator's choice
+  // A multiply ptxas fuses into a later add (ptx/contraction.hpp): the pc of that add, else -1.
+  std::int32_t fusedInto = -1;
   std::int32_t sourceFile = -1;    // index in KernelInfo::sourceFiles, -1 = unknown
   std::int32_t sourceLine = 0;
   std::string text;                // the instruction as written, for reports

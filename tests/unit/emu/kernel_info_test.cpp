@@ -116,6 +116,47 @@ TEST(KernelInfo, KindsUnitsSpacesAndRegisters) {
   EXPECT_GE(k.instructions.at(calleeShl).defs.at(0), m.functions[1].registers.size());
 }
 
+const char* kCacheAndFma = R"(
+.visible .entry k(.param .u64 in)
+{
+  .reg .f32 %f<12>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.global.f32 %f1, [%rd2];
+  ld.global.ca.f32 %f2, [%rd2+4];
+  ld.global.cg.f32 %f3, [%rd2+8];
+  ld.global.nc.f32 %f4, [%rd2+12];
+  ld.volatile.global.f32 %f5, [%rd2+16];
+  ld.global.cs.f32 %f6, [%rd2+20];
+  mul.f32 %f7, %f1, %f2;
+  add.f32 %f8, %f7, %f3;
+  mul.rn.f32 %f9, %f4, %f5;
+  add.f32 %f10, %f9, %f6;
+  st.global.f32 [%rd2], %f8;
+  st.global.f32 [%rd2+4], %f10;
+  ret;
+}
+)";
+
+// PTX ISA "Cache Operators": .ca and .nc cache in L1, .cg and volatile bypass it, no operator (and
+// the eviction hint .cs) leave the device's default. Contraction: the unrounded mul feeds the add.
+TEST(KernelInfo, CacheOperatorsAndFusedMultiplies) {
+  const ptx::Module m = parsePtx(kCacheAndFma);
+  Emulator e(m, "k", {1, 1, 1}, {32, 1, 1});
+  const trace::KernelInfo& k = e.kernelInfo();
+  auto at = [&](const char* text) -> const trace::StaticInstruction& { return k.instructions.at(pcOf(k, text)); };
+  EXPECT_EQ(at("ld.global.f32 %f1").cache, trace::CachePolicy::Default);
+  EXPECT_EQ(at("ld.global.ca.f32").cache, trace::CachePolicy::CacheL1);
+  EXPECT_EQ(at("ld.global.cg.f32").cache, trace::CachePolicy::BypassL1);
+  EXPECT_EQ(at("ld.global.nc.f32").cache, trace::CachePolicy::CacheL1);
+  EXPECT_EQ(at("ld.volatile.global.f32").cache, trace::CachePolicy::BypassL1);
+  EXPECT_EQ(at("ld.global.cs.f32").cache, trace::CachePolicy::Default);
+  EXPECT_EQ(at("mul.f32").fusedInto, static_cast<std::int32_t>(pcOf(k, "add.f32 %f8")));
+  EXPECT_EQ(at("mul.rn.f32").fusedInto, -1);
+  EXPECT_EQ(at("add.f32 %f8").fusedInto, -1);
+}
+
 TEST(KernelInfo, TraceCarriesCalleePcsAndMemoryAddresses) {
   const ptx::Module m = parsePtx(kMix);
   Emulator e(m, "k", {1, 1, 1}, {32, 1, 1});

@@ -60,6 +60,51 @@ TEST(MemoryModel, StreamingLoadsAreBoundByTheDramShare) {
   EXPECT_EQ(r.bound, "DRAM bandwidth");
 }
 
+TEST(MemoryModel, TheConcurrencyLimitOfLaiEq32StillDeliversTheDramShare) {
+  // The streaming loads above with C_mem from Lai eq. 3.2: 16 B/cycle × 400 cycles / 32 B = 200
+  // sectors. A sector holds its slot for its own transfer (2 cycles) plus the latency, 402
+  // cycles, so 200 slots carry 200 sectors per 402 cycles: the share × 400/402. Had a sector held
+  // its slot while it queued for the DRAM pipe too, the limit would cut the rate further.
+  auto config = simpleConfig(4, 1, 1);
+  config.dramBytesPerCycle = 16;
+  config.l2BytesShare = 0;
+  config.maxOutstandingSectors = 200;
+  std::vector<teg::trace::StaticInstruction> loads;
+  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
+  const auto kernel = kernelOf(loads, 1, 512);
+  std::vector<std::uint32_t> all(64);
+  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
+  const auto r = runSynthetic(
+      config, {}, kernel, [&](auto, auto) { return all; },
+      [](auto, std::uint32_t warp, std::size_t i, int lane) {
+        return 0x10000000ull + (static_cast<std::uint64_t>(warp) * 64 + i) * 128 + 4ull * static_cast<std::uint64_t>(lane);
+      });
+  EXPECT_EQ(r.memory.dramSectors, 16u * 64u * 4u);
+  EXPECT_NEAR(r.cycles, 8192.0 * 402 / 400 + 400, 16);
+}
+
+TEST(MemoryModel, CacheOperatorsDecideWhetherTheL1ServesALoad) {
+  // The repeated line of the test below, on a device whose plain loads skip the L1 (cc 3.x-6.x):
+  // a .ca/.nc load still hits it; on a device that caches plain loads, a .cg load does not.
+  auto load = memory(InstrKind::Load, MemorySpace::Global, {1}, {2});
+  auto run = [&](teg::trace::CachePolicy policy, bool cachesPlainLoads) {
+    auto config = simpleConfig(4, 1, 1);
+    config.l1CachesGlobalLoads = cachesPlainLoads;
+    config.l1Bytes = 16384;
+    load.cache = policy;
+    return runSynthetic(
+        config, {}, kernelOf({load}, 1, 32), [](auto, auto) { return repeat(0, 100); },
+        [](auto, auto, std::size_t, int lane) { return 4096ull + 4ull * static_cast<std::uint64_t>(lane); });
+  };
+  using teg::trace::CachePolicy;
+  EXPECT_EQ(run(CachePolicy::Default, false).memory.l1Hits, 0u);
+  EXPECT_EQ(run(CachePolicy::CacheL1, false).memory.l1Hits, 99u * 4u);
+  EXPECT_EQ(run(CachePolicy::Default, true).memory.l1Hits, 99u * 4u);
+  const auto bypass = run(CachePolicy::BypassL1, true);
+  EXPECT_EQ(bypass.memory.l1Hits, 0u);
+  EXPECT_EQ(bypass.memory.dramSectors, 400u);  // no L2 share in simpleConfig: every sector to DRAM
+}
+
 TEST(MemoryModel, RepeatedLinesHitTheCache) {
   // One warp loads the same line 100 times through an L1: 1 miss (4 sectors), then hits.
   auto config = simpleConfig(4, 1, 1);

@@ -50,6 +50,8 @@ KernelInfo sampleKernel() {
   load.defs = {4};
   load.uses = {3};
   load.text = "ld.global.f32 %f1, [%rd3];";
+  load.cache = CachePolicy::BypassL1;
+  add.fusedInto = 1;  // not a real pairing; the header only has to carry the field
   k.instructions = {add, load};
   return k;
 }
@@ -95,6 +97,10 @@ TEST(TraceFile, RoundTripsEveryField) {
   EXPECT_EQ(got.kernel.instructions[1].kind, InstrKind::Load);
   EXPECT_EQ(got.kernel.instructions[1].uses, std::vector<std::uint32_t>{3});
   EXPECT_EQ(got.kernel.instructions[0].sourceLine, 7);
+  EXPECT_EQ(got.kernel.instructions[1].cache, CachePolicy::BypassL1);
+  EXPECT_EQ(got.kernel.instructions[0].cache, CachePolicy::Default);
+  EXPECT_EQ(got.kernel.instructions[0].fusedInto, 1);
+  EXPECT_EQ(got.kernel.instructions[1].fusedInto, -1);
   ASSERT_EQ(got.records.size(), records.size());
   for (std::size_t i = 0; i < records.size(); ++i) {
     EXPECT_EQ(got.records[i].warp, records[i].warp);
