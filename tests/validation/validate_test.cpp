@@ -80,6 +80,23 @@ TEST(CliValidate, BankConflictWhatIfPredictsTheRewrittenKernel) {
   EXPECT_EQ(s["lai2013-table3.2"]["rows"][4]["bound"], "shared memory");
 }
 
+TEST(CliValidate, HoppingMatrixLayouts) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  auto s = validate({"lai2013-table3.4", "lai2013-table3.5"});
+  const auto& aos = s["lai2013-table3.4"]["rows"];
+  const auto& soa = s["lai2013-table3.5"]["rows"];
+  ASSERT_EQ(aos.size(), 3u);
+  ASSERT_EQ(soa.size(), 3u);
+  // Seed 000 §3.4.2: the uncoalesced layout is slower at every warp count (51053 vs 37926 cycles
+  // at 1 warp ... 122430 vs 73100 at 4 measured); the model must show that.
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_GT(aos[i]["predicted"].get<double>(), 1.1 * soa[i]["predicted"].get<double>()) << aos[i]["label"];
+  // Issue #5 aims at 10 %; the model reaches 10.5 % (SoA) and 19.9 % (AoS), both low at 1 warp
+  // (docs/validation.md): these guard against regressions.
+  EXPECT_LE(meanAbsError(s["lai2013-table3.5"]), 12.0);
+  EXPECT_LE(meanAbsError(s["lai2013-table3.4"]), 22.0);
+}
+
 TEST(CliValidate, StreamBandwidthAcrossOccupancy) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   auto s = validate({"gpustream"});

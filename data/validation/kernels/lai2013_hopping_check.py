@@ -2,10 +2,13 @@
 """Checks lai2013_hopping_matrix.cu on teg's emulator against a plain complex-matrix reference.
 
 Writes one random spinor field and gauge field (8^4 lattice) in both layouts to a temporary
-directory, runs hoppingAoS and hoppingSoA there (block 128, 30 blocks: sites 0..3839) with
-`teg run --dump`, and compares both outputs with
+directory and runs, for each layout, loop 1 (hoppingLoop1*: psi, gauge -> 8 half spinors per
+site) and then loop 2 (hoppingLoop2*: half spinors, gauge -> out) on the whole lattice (32 blocks
+of 128) with `teg run --dump`, loop 2 reading loop 1's dumped half-spinor field. It checks
 
-  out(x) = sum_mu (1 - gamma_mu) U_mu(x) psi(x + mu) + (1 + gamma_mu) U_mu(x - mu)^dagger psi(x - mu)
+  the half spinors: slot 2mu = U_mu(x)^dagger rows 0,1 of (1 + gamma_mu) psi(x),
+                    slot 2mu+1 = rows 0,1 of (1 - gamma_mu) psi(x);
+  the result:       out(x) = sum_mu (1 - gamma_mu) U_mu(x) psi(x + mu) + (1 + gamma_mu) U_mu(x - mu)^dagger psi(x - mu)
 
 computed here from full 4x4 DeGrand-Rossi gamma matrices (not the kernel's projector shortcut).
 Pure Python (no NumPy). Usage: lai2013_hopping_check.py [path/to/teg]   (exit 1 on a mismatch)
@@ -14,9 +17,9 @@ import array, ast, json, os, random, struct, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEG = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "../../../build/release/src/cli/teg")
-L, BLOCK, GRID = 8, 128, 30
+L, BLOCK = 8, 128
 V = L ** 4
-SITES = BLOCK * GRID
+GRID = V // BLOCK
 TOLERANCE = 1e-12
 
 I = 1j
@@ -61,66 +64,92 @@ def main():
     links = [[[[complex(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(3)] for _ in range(3)]
               for _ in range(4)] for _ in range(V)]
 
-    def flat_spinor(site, k):  # component k = (spin * 3 + colour) * 2 + re/im
-        z = psi[site][k // 6][k // 2 % 3]
-        return z.imag if k % 2 else z.real
+    # Complex element e of a field with `per` elements per site, as doubles (re, im) at 2 * index.
+    def index(layout, site, e, per):
+        return site * per + e if layout == "AoS" else e * V + site
 
-    def flat_link(site, mu, k):  # component k = (row * 3 + column) * 2 + re/im
-        z = links[site][mu][k // 6][k // 2 % 3]
-        return z.imag if k % 2 else z.real
+    def flatten(layout, per, element):  # element(site, e) -> complex
+        values = [0.0] * (2 * per * V)
+        for site in range(V):
+            for e in range(per):
+                z = element(site, e)
+                i = 2 * index(layout, site, e, per)
+                values[i], values[i + 1] = z.real, z.imag
+        return values
 
-    layouts = {
-        "AoS": ([flat_spinor(s, k) for s in range(V) for k in range(24)],
-                [flat_link(s, mu, k) for s in range(V) for mu in range(4) for k in range(18)]),
-        "SoA": ([flat_spinor(s, k) for k in range(24) for s in range(V)],
-                [flat_link(s, mu, k) for mu in range(4) for k in range(18) for s in range(V)]),
-    }
+    def projector(mu, sign):
+        return [[(1 if a == b else 0) + sign * GAMMA[mu][a][b] for b in range(4)] for a in range(4)]
 
-    expected = []
-    for site in range(SITES):
+    def apply(matrix, spinor):  # 4x4 spin matrix times a spinor [spin][colour]
+        return [[sum(matrix[a][b] * spinor[b][c] for b in range(4)) for c in range(3)] for a in range(4)]
+
+    def colour(w, spinor_rows):  # 3x3 colour matrix times each spin row
+        return [[sum(w[r][c] * row[c] for c in range(3)) for r in range(3)] for row in spinor_rows]
+
+    def dagger(u):
+        return [[u[c][r].conjugate() for c in range(3)] for r in range(3)]
+
+    expected_half = []  # per site: 8 slots x 2 spins x 3 colours
+    for site in range(V):
+        slots = []
+        for mu in range(4):
+            plus = apply(projector(mu, +1), psi[site])[:2]
+            slots.append(colour(dagger(links[site][mu]), plus))
+            slots.append(apply(projector(mu, -1), psi[site])[:2])
+        expected_half.append(slots)
+    expected_out = []
+    for site in range(V):
         out = [[0j] * 3 for _ in range(4)]
         for mu in range(4):
-            for sign, other, link, dagger in ((-1, neighbour(site, mu, +1), links[site][mu], False),
-                                              (+1, neighbour(site, mu, -1), links[neighbour(site, mu, -1)][mu], True)):
-                w = [[(link[c][r].conjugate() if dagger else link[r][c]) for c in range(3)] for r in range(3)]
-                projector = [[(1 if a == b else 0) + sign * GAMMA[mu][a][b] for b in range(4)] for a in range(4)]
-                wpsi = [[sum(w[r][c] * psi[other][s][c] for c in range(3)) for r in range(3)] for s in range(4)]
+            forward, backward = neighbour(site, mu, +1), neighbour(site, mu, -1)
+            terms = (apply(projector(mu, -1), colour(links[site][mu], psi[forward])),
+                     apply(projector(mu, +1), colour(dagger(links[backward][mu]), psi[backward])))
+            for term in terms:
                 for a in range(4):
                     for r in range(3):
-                        out[a][r] += sum(projector[a][b] * wpsi[b][r] for b in range(4))
-        expected.append(out)
+                        out[a][r] += term[a][r]
+        expected_out.append(out)
+
+    def compare(got, layout, per, want):  # want(site, e) -> complex
+        worst = 0.0
+        for site in range(V):
+            for e in range(per):
+                z = want(site, e)
+                i = 2 * index(layout, site, e, per)
+                worst = max(worst, abs(got[i] - z.real), abs(got[i + 1] - z.imag))
+        return worst
+
+    def run(tmp, name, kernel, inputs, output, count):
+        launch = {"source": os.path.join(HERE, "lai2013_hopping_matrix.cu"), "kernel": kernel,
+                  "grid": [GRID], "block": [BLOCK],
+                  "args": [{"name": n, "buffer": {"type": "f64", "count": c, "init": {"file": f}}} for n, c, f in inputs]
+                  + [{"name": output, "buffer": {"type": "f64", "count": count, "init": "zeros"}}]
+                  + [{"name": n, "scalar": {"type": "i32", "value": L}} for n in ("Lx", "Ly", "Lz", "Lt")]}
+        launch_path = os.path.join(tmp, f"{name}.launch.json")
+        with open(launch_path, "w") as f:
+            json.dump(launch, f)
+        out_path = os.path.join(tmp, f"{name}.npy")
+        subprocess.run([TEG, "run", "--launch", launch_path, "--dump", f"{output}={out_path}"],
+                       check=True, stdout=subprocess.DEVNULL)
+        return out_path
 
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (spinor, gauge) in layouts.items():
-            write_npy(os.path.join(tmp, f"psi_{name}.npy"), spinor)
-            write_npy(os.path.join(tmp, f"gauge_{name}.npy"), gauge)
-            launch = {"source": os.path.join(HERE, "lai2013_hopping_matrix.cu"), "kernel": f"hopping{name}",
-                      "grid": [GRID], "block": [BLOCK],
-                      "args": [{"name": "psi", "buffer": {"type": "f64", "count": 24 * V, "init": {"file": f"psi_{name}.npy"}}},
-                               {"name": "gauge", "buffer": {"type": "f64", "count": 72 * V, "init": {"file": f"gauge_{name}.npy"}}},
-                               {"name": "out", "buffer": {"type": "f64", "count": 24 * V, "init": "zeros"}}]
-                      + [{"name": n, "scalar": {"type": "i32", "value": L}} for n in ("Lx", "Ly", "Lz", "Lt")]}
-            launch_path = os.path.join(tmp, f"{name}.launch.json")
-            with open(launch_path, "w") as f:
-                json.dump(launch, f)
-            out_path = os.path.join(tmp, f"out_{name}.npy")
-            subprocess.run([TEG, "run", "--launch", launch_path, "--dump", f"out={out_path}"],
-                           check=True, stdout=subprocess.DEVNULL)
-            got = read_npy(out_path)
-            worst = 0.0
-            for site in range(V):
-                for k in range(24):
-                    value = got[site * 24 + k] if name == "AoS" else got[k * V + site]
-                    if site < SITES:
-                        z = expected[site][k // 6][k // 2 % 3]
-                        want = z.imag if k % 2 else z.real
-                    else:
-                        want = 0.0  # sites beyond the grid are not written
-                    worst = max(worst, abs(value - want))
-            ok = worst <= TOLERANCE
-            failed |= not ok
-            print(f"hopping{name}: {SITES} sites, max |diff| = {worst:.3g} ({'ok' if ok else 'MISMATCH'})")
+        for layout in ("AoS", "SoA"):
+            psi_path, gauge_path = os.path.join(tmp, f"psi_{layout}.npy"), os.path.join(tmp, f"gauge_{layout}.npy")
+            write_npy(psi_path, flatten(layout, 12, lambda s, e: psi[s][e // 3][e % 3]))
+            write_npy(gauge_path, flatten(layout, 36, lambda s, e: links[s][e // 9][e // 3 % 3][e % 3]))
+            half_path = run(tmp, f"half_{layout}", f"hoppingLoop1{layout}",
+                            [("psi", 24 * V, psi_path), ("gauge", 72 * V, gauge_path)], "half", 96 * V)
+            out_path = run(tmp, f"out_{layout}", f"hoppingLoop2{layout}",
+                           [("half", 96 * V, half_path), ("gauge", 72 * V, gauge_path)], "out", 24 * V)
+            for what, path, per, want in (
+                    ("loop 1 half spinors", half_path, 48, lambda s, e: expected_half[s][e // 6][e // 3 % 2][e % 3]),
+                    ("loop 2 result", out_path, 12, lambda s, e: expected_out[s][e // 3][e % 3])):
+                worst = compare(read_npy(path), layout, per, want)
+                ok = worst <= TOLERANCE
+                failed |= not ok
+                print(f"hopping {layout} {what}: {V} sites, max |diff| = {worst:.3g} ({'ok' if ok else 'MISMATCH'})")
     return 1 if failed else 0
 
 

@@ -60,3 +60,23 @@ TEST(CliPredict, ForeignRegisterCountIsCappedAtTheGpusLimit) {
     explained = explained || a.dump().find("above the 63 this GPU allows") != std::string::npos;
   EXPECT_TRUE(explained);
 }
+
+namespace {
+
+TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // Hopping_Matrix loop 1 (SoA) builds complex products across statements, so its PTX holds
+  // separate mul.f64 and add.f64 that ptxas contracts. ptxas for sm_75 emits 144 DFMA + 144 DMUL +
+  // 192 DADD = 480 fp64 instructions per thread (cuobjdump -sass, CUDA 13.0); one warp of it on a
+  // T4 SM must issue exactly those, not the PTX's larger mul + add count.
+  const auto launch = std::string(TEG_SOURCE_DIR) + "/data/validation/kernels/lai2013_hopping_matrix.soa_1warp.launch.json";
+  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::uint64_t fp64 = 0;
+  for (const auto& u : j["units"])
+    if (u["unit"] == "fp64_fma") fp64 = u["issued"].get<std::uint64_t>();
+  EXPECT_EQ(fp64, 480u);
+}
+
+}  // namespace
