@@ -37,12 +37,13 @@ TEST(MemoryModel, BankConflictsSerialiseTheSharedPipeline) {
   EXPECT_DOUBLE_EQ(whatIf.cycles, padded.cycles);
 }
 
-TEST(MemoryModel, StreamingLoadsAreBoundByTheDramShare) {
-  // 16 warps each load 64 distinct consecutive 128-byte lines (coalesced f32): 16·64·128 B =
-  // 128 KiB through a 16 B/cycle DRAM share = 8192 cycles, plus one latency at the end.
+// 16 warps each load 64 distinct consecutive 128-byte lines (coalesced f32) through a 16 B/cycle
+// DRAM share with no L2, at most `concurrency` sectors in flight (0: no limit).
+TimingResult streamingLoads(int concurrency) {
   auto config = simpleConfig(4, 1, 1);
   config.dramBytesPerCycle = 16;
   config.l2BytesShare = 0;  // no L2 either: every sector goes to DRAM
+  config.maxOutstandingSectors = concurrency;
   // 64 loads into 64 different registers (one register would serialise them: WAW on a pending
   // load waits, as the hardware scoreboard does).
   std::vector<teg::trace::StaticInstruction> loads;
@@ -50,11 +51,17 @@ TEST(MemoryModel, StreamingLoadsAreBoundByTheDramShare) {
   const auto kernel = kernelOf(loads, 1, 512);
   std::vector<std::uint32_t> all(64);
   for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
-  const auto r = runSynthetic(
+  return runSynthetic(
       config, {}, kernel, [&](auto, auto) { return all; },
       [](auto, std::uint32_t warp, std::size_t i, int lane) {
         return 0x10000000ull + (static_cast<std::uint64_t>(warp) * 64 + i) * 128 + 4ull * static_cast<std::uint64_t>(lane);
       });
+}
+
+TEST(MemoryModel, StreamingLoadsAreBoundByTheDramShare) {
+  // 16 warps each load 64 distinct consecutive 128-byte lines (coalesced f32): 16·64·128 B =
+  // 128 KiB through a 16 B/cycle DRAM share = 8192 cycles, plus one latency at the end.
+  const auto r = streamingLoads(0);
   EXPECT_EQ(r.memory.dramSectors, 16u * 64u * 4u);
   EXPECT_NEAR(r.cycles, 8192 + 400, 8);
   EXPECT_EQ(r.bound, "DRAM bandwidth");
@@ -65,20 +72,7 @@ TEST(MemoryModel, TheConcurrencyLimitOfLaiEq32StillDeliversTheDramShare) {
   // sectors. A sector holds its slot for its own transfer (2 cycles) plus the latency, 402
   // cycles, so 200 slots carry 200 sectors per 402 cycles: the share × 400/402. Had a sector held
   // its slot while it queued for the DRAM pipe too, the limit would cut the rate further.
-  auto config = simpleConfig(4, 1, 1);
-  config.dramBytesPerCycle = 16;
-  config.l2BytesShare = 0;
-  config.maxOutstandingSectors = 200;
-  std::vector<teg::trace::StaticInstruction> loads;
-  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
-  const auto kernel = kernelOf(loads, 1, 512);
-  std::vector<std::uint32_t> all(64);
-  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
-  const auto r = runSynthetic(
-      config, {}, kernel, [&](auto, auto) { return all; },
-      [](auto, std::uint32_t warp, std::size_t i, int lane) {
-        return 0x10000000ull + (static_cast<std::uint64_t>(warp) * 64 + i) * 128 + 4ull * static_cast<std::uint64_t>(lane);
-      });
+  const auto r = streamingLoads(200);
   EXPECT_EQ(r.memory.dramSectors, 16u * 64u * 4u);
   EXPECT_NEAR(r.cycles, 8192.0 * 402 / 400 + 400, 16);
 }
