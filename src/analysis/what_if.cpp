@@ -23,7 +23,7 @@ double parseNumber(const std::string& spec, const std::string& text) {
 
 std::string whatIfHelp() {
   return "no-bank-conflicts, perfect-coalescing, no-divergence, l2-hit=R (0..1), dram-bw=xF or =GBPS, warps=N, "
-         "latency.<class>=CYCLES, issue-interval=CYCLES, l1=off";
+         "latency.<class>=CYCLES, issue-interval=CYCLES, l1=off, fma-contraction=off";
 }
 
 void applyWhatIf(const std::string& spec, int warpsPerBlock, timing::TimingConfig& c) {
@@ -72,6 +72,8 @@ void applyWhatIf(const std::string& spec, int warpsPerBlock, timing::TimingConfi
     const double v = parseNumber(spec, value);
     if (v <= 0) throw Error(fmt::format("what-if '{}': the interval must be positive", spec));
     c.issueIntervalCycles = v;
+  } else if (key == "fma-contraction" && value == "off") {
+    c.fuseMultiplyAdds = false;  // every PTX mul and add issues on its own, as with nvcc -fmad=false
   } else if (key == "l1" && value == "off") {
     c.l1CachesGlobalLoads = false;
     c.l1Bytes = 0;  // not even loads that ask for L1 (.ca, .nc) find one

@@ -233,7 +233,8 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
   json what = json::array();
   for (const auto& w : whatIfs)
     what.push_back({{"name", w.name}, {"cycles", w.result.cycles}, {"time_ms", w.result.timeMs},
-                    {"speedup", w.result.cycles > 0 ? r.cycles / w.result.cycles : 0.0}, {"bound", w.result.bound}});
+                    {"speedup", w.result.cycles > 0 ? r.cycles / w.result.cycles : 0.0}, {"bound", w.result.bound},
+                    {"warp_instructions", w.result.warpInstructions}});
   const auto& m = r.memory;
   return {{"kernel", r.kernel},
           {"device", r.device},

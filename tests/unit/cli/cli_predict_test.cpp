@@ -77,6 +77,17 @@ TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
   for (const auto& u : j["units"])
     if (u["unit"] == "fp64_fma") fp64 = u["issued"].get<std::uint64_t>();
   EXPECT_EQ(fp64, 480u);
+  // Without contraction every PTX instruction issues (144 add + 72 fma + 216 mul + 120 sub.f64 =
+  // 552): 72 more warp instructions for the one warp.
+  const auto plain = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json", "--what-if", "fma-contraction=off"});
+  ASSERT_EQ(plain.exitCode, 0) << plain.err;
+  const auto p = nlohmann::json::parse(plain.out);
+  bool found = false;
+  for (const auto& w : p["what_if"]) {
+    found = true;
+    EXPECT_EQ(w["warp_instructions"].get<std::uint64_t>(), p["warp_instructions"].get<std::uint64_t>() + 72);
+  }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace
