@@ -35,6 +35,8 @@ emu::Dim3 dimFrom(const json& j, const std::string& where) {
 
 // A CSV of data/validation: a header line, then comma-separated fields (no field holds a comma).
 std::vector<std::map<std::string, std::string>> readCsv(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw Error(fmt::format("{}: not a readable file", path));
   std::ifstream in(path);
   if (!in) throw Error(fmt::format("{}: cannot read", path));
   std::vector<std::string> header;
@@ -56,6 +58,16 @@ std::vector<std::map<std::string, std::string>> readCsv(const std::string& path)
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// A JSON integer within [low, high]; nlohmann's get<int>() of a float or of a value out of range
+// would be a silent (undefined) conversion.
+std::int64_t integerIn(const json& v, std::int64_t low, std::int64_t high, const std::string& where) {
+  const bool inRange = v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                                              : v.is_number_integer() && v.get<std::int64_t>() <= high;
+  if (!inRange || v.get<std::int64_t>() < low)
+    throw Error(fmt::format("{}: expected an integer from {} to {}", where, low, high));
+  return v.get<std::int64_t>();
 }
 
 double numberField(const std::map<std::string, std::string>& row, const std::string& column, const std::string& where) {
@@ -81,7 +93,7 @@ ValidationRow rowFromJson(const json& r, const std::string& where, const fs::pat
   if (r.contains("scalars"))
     for (const auto& [name, value] : r["scalars"].items()) row.scalars[name] = value.get<double>();
   if (r.contains("what_if")) row.whatIfs = r["what_if"].get<std::vector<std::string>>();
-  if (r.contains("regs")) row.registers = r["regs"].get<int>();
+  if (r.contains("regs")) row.registers = static_cast<int>(integerIn(r["regs"], 1, 255, where + "/regs"));
   if (r.contains("per")) {
     row.per = r["per"].get<double>();
     if (!(*row.per > 0)) throw Error(fmt::format("{}: 'per' must be positive", where));
@@ -106,10 +118,19 @@ void rowsFromCsv(const json& spec, const fs::path& base, ValidationSuite& suite)
     }
     if (!match) continue;
     ValidationRow row;
-    row.label = labelColumn.empty() ? "" : csvRow.at(labelColumn);
+    if (!labelColumn.empty()) {
+      const auto label = csvRow.find(labelColumn);
+      if (label == csvRow.end()) throw Error(fmt::format("{}: {} has no column '{}'", where, path, labelColumn));
+      row.label = label->second;
+    }
     row.measured = numberField(csvRow, measuredColumn, where);
-    if (!blockColumn.empty())
-      row.block = emu::Dim3{static_cast<std::uint32_t>(numberField(csvRow, blockColumn, where)), 1, 1};
+    if (!blockColumn.empty()) {
+      const double threads = numberField(csvRow, blockColumn, where);
+      if (!(threads >= 1 && threads <= 65536 && threads == std::floor(threads)))
+        throw Error(fmt::format("{}: column '{}' value {} is not a block size (an integer from 1 to 65536)", where,
+                                blockColumn, threads));
+      row.block = emu::Dim3{static_cast<std::uint32_t>(threads), 1, 1};
+    }
     if (row.measured > 0) suite.rows.push_back(std::move(row));
   }
   if (suite.rows.empty()) throw Error(fmt::format("{}: no row of {} matches", where, path));
@@ -190,7 +211,9 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     s.per = m.value("per", 1.0);
     s.reduce = m.value("reduce", "max");
     s.bytes = m.value("bytes", 0.0);
-    s.gridElements = m.value("grid_elements", std::uint64_t{0});
+    if (m.contains("grid_elements"))
+      s.gridElements = static_cast<std::uint64_t>(
+          integerIn(m["grid_elements"], 0, std::int64_t{1} << 53, path + ": metric.grid_elements"));
     if (s.reduce != "max" && s.reduce != "min" && s.reduce != "mean")
       throw Error(fmt::format("{}: metric.reduce '{}' is not max, min or mean", path, s.reduce));
     if (s.per <= 0) throw Error(fmt::format("{}: metric.per must be positive", path));

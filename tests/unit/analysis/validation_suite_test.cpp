@@ -88,4 +88,26 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   EXPECT_NE(errorOf(negative).find("'measured' must be positive"), std::string::npos) << errorOf(negative);
 }
 
+TEST(ValidationSuite, OutOfRangeNumbersAndMissingColumnsAreErrorsNotCrashes) {
+  // Found by fuzz_validation_suite: each of these used to escape as std::out_of_range (a missing
+  // label column) or convert a float to an integer out of range (undefined behaviour).
+  const std::string head = R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json", )";
+  const auto regs = writeTemp("regs.json", head + R"("metric": {"kind": "cycles"},
+                                                     "rows": [{"label": "1", "measured": 1, "regs": 1e300}]})");
+  EXPECT_NE(errorOf(regs).find("/rows/0/regs: expected an integer from 1 to 255"), std::string::npos) << errorOf(regs);
+  const auto elements = writeTemp("elements.json", head + R"("metric": {"kind": "cycles", "grid_elements": -1.5},
+                                                             "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(elements).find("metric.grid_elements: expected an integer"), std::string::npos) << errorOf(elements);
+  const std::string csv = "\"rows_from_csv\": {\"file\": \"" + kData + "/stream_bandwidth_vs_occupancy.csv\", ";
+  const auto label = writeTemp("label.json", head + R"("metric": {"kind": "cycles"}, )" + csv +
+                                                 R"("measured": "gbps", "label": "no_such_column"}})");
+  EXPECT_NE(errorOf(label).find("has no column 'no_such_column'"), std::string::npos) << errorOf(label);
+  const auto block = writeTemp("block.json", head + R"("metric": {"kind": "cycles"}, )" + csv +
+                                                 R"("measured": "gbps", "block": "total_threads"}})");
+  EXPECT_NE(errorOf(block).find("is not a block size"), std::string::npos) << errorOf(block);
+  const auto device = writeTemp("device.json", head + R"("metric": {"kind": "cycles"},
+                                  "rows_from_csv": {"file": "/dev/zero", "measured": "x"}})");
+  EXPECT_NE(errorOf(device).find("/dev/zero: not a readable file"), std::string::npos) << errorOf(device);
+}
+
 }  // namespace
