@@ -1,0 +1,41 @@
+// Timing configurations built from real device entries (timingConfigFor) replayed on hand-worked
+// schedules: the figures a device file gives must reach the engine as the paper measured them.
+#include <gtest/gtest.h>
+
+#include "synthetic.hpp"
+#include "teg/device/database.hpp"
+
+using namespace teg::timing;
+using namespace teg::timing::test;
+
+namespace {
+
+const teg::device::DeviceDatabase& database() {
+  static const auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  return db;
+}
+
+TimingConfig gtx280() { return timingConfigFor(database().find("gtx280"), 16 * 1024); }
+
+// Wong et al. 2010 (GTX 280): r1 = r1 * r2 in 32 bits is four native instructions with 96 cycles
+// of latency; one warp running a dependent chain of them takes 96 cycles per multiply.
+TEST(DeviceConfig, Gt200DependentIntegerMultiplyChainTakes96CyclesEach) {
+  const auto kernel = kernelOf({alu({1}, {1, 2}, InstructionClass::IntMul)}, 1, 32);
+  const auto r = runSynthetic(gtx280(), {}, kernel, [](auto, auto) { return repeat(0, 50); });
+  EXPECT_DOUBLE_EQ(r.cycles, 50 * 96.0);
+}
+
+// ... and 2 of them complete per clock per SM: 16 warps of independent multiplies keep the SP
+// pipe busy 32 / 2 = 16 cycles per warp instruction, four times a 24-bit multiply's 4.
+TEST(DeviceConfig, Gt200IntegerMultiplyThroughputIsTwoPerClock) {
+  const std::size_t n = 40;
+  const auto kernel32 = kernelOf({alu({1}, {2, 3}, InstructionClass::IntMul)}, 1, 16 * 32);
+  const auto r32 = runSynthetic(gtx280(), {}, kernel32, [&](auto, auto) { return repeat(0, n); });
+  const auto kernel24 = kernelOf({alu({1}, {2, 3}, InstructionClass::IntMul24)}, 1, 16 * 32);
+  const auto r24 = runSynthetic(gtx280(), {}, kernel24, [&](auto, auto) { return repeat(0, n); });
+  // 640 warp instructions through one pipe: 16 cycles each, plus the last one's latency.
+  EXPECT_NEAR(r32.cycles, 16 * 40 * 16.0 + 96, 16.0);
+  EXPECT_NEAR(r24.cycles, 16 * 40 * 4.0 + 24, 8.0);
+}
+
+}  // namespace
