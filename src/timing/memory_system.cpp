@@ -86,10 +86,14 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, Me
     return start + config_.l2HitLatency;
   }
   // DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the
-  // pipe has moved it.
-  const double dramStart = std::max(start, dramFreeAt_);
+  // pipe has moved it. The share bounds the sustained rate, not a burst: Lai eq. 3.1 has C_mem =
+  // share x latency / sector transactions in flight complete in one memory latency, so the pipe's
+  // clock may lag up to one DRAM latency behind (the share this SM left unused in that time, which
+  // other SMs, running the same code out of step, did not take either).
   const double transfer = dramSectorCycles_;
-  dramFreeAt_ = dramStart + transfer;
+  const double shareClock = std::max(dramFreeAt_, start - config_.dramLatency);
+  dramFreeAt_ = shareClock + transfer;
+  const double dramStart = std::max(start, shareClock);
   ++counters.dramSectors;
   counters.dramBytes += sectorBytes;
   slotFree = now + transfer + config_.dramLatency;
