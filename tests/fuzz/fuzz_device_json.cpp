@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -13,8 +14,21 @@
 
 namespace {
 
+// A small database of the real files the seed corpus refers to (the A100 and the generic entries
+// its overrides and new GPUs inherit): each input works on a copy, and copying all of
+// data/devices under ASan took ~10 ms an input (about 700 inputs in CI's 7 s).
 const teg::device::DeviceDatabase& baseDatabase() {
-  static const auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  static const auto db = [] {
+    namespace fs = std::filesystem;
+    const fs::path source = fs::path(TEG_SOURCE_DIR) / "data" / "devices";
+    const fs::path scratch = fs::temp_directory_path() / ("teg-fuzz-devices-" + std::to_string(getpid()));
+    fs::create_directories(scratch / "generic");
+    std::error_code ignored;
+    fs::create_symlink(source / "a100-sxm4-40gb.json", scratch / "a100-sxm4-40gb.json", ignored);
+    for (const char* generic : {"sm_75.json", "sm_80.json", "sm_89.json", "sm_90.json"})
+      fs::create_symlink(source / "generic" / generic, scratch / "generic" / generic, ignored);
+    return teg::device::DeviceDatabase::loadDirectory(scratch.string());
+  }();
   return db;
 }
 
