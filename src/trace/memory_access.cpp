@@ -108,6 +108,12 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
   const unsigned bytesPerPhase = banks * bankWidth;
   unsigned lanesPerPhase = std::clamp(bytesPerPhase / bytes, 1u, 32u);
   if (halfWarpPhases) lanesPerPhase = std::min(lanesPerPhase, 16u);
+  // Shifts and masks instead of 64-bit divisions for the usual power-of-two bank width and count
+  // (two divisions per lane were most of this function's time).
+  const bool widthShift = std::has_single_bit(bankWidth);
+  const int wordShift = std::countr_zero(bankWidth);
+  auto wordOf = [&](std::uint64_t address) { return widthShift ? address >> wordShift : address / bankWidth; };
+  const bool banksPowerOfTwo = std::has_single_bit(banks);
   std::uint32_t total = 0;
   for (unsigned start = 0; start < 32; start += lanesPerPhase) {
     // The words this phase touches; each distinct word of a bank costs that bank one wavefront
@@ -116,15 +122,14 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
     // words): no bank is asked for two different words. Any doubt falls through to the general
     // count below.
     if (banks <= 64) {
-      const bool banksPowerOfTwo = (banks & (banks - 1)) == 0;
       std::uint64_t bankWord[64];
       std::uint64_t used = 0;
       bool simple = true, any = false;
       for (unsigned lane = start; lane < start + lanesPerPhase && lane < 32 && simple; ++lane) {
         if ((activeMask >> lane & 1u) == 0) continue;
         any = true;
-        const std::uint64_t first = addresses[lane] / bankWidth;
-        const std::uint64_t last = (addresses[lane] + bytes - 1) / bankWidth;
+        const std::uint64_t first = wordOf(addresses[lane]);
+        const std::uint64_t last = wordOf(addresses[lane] + bytes - 1);
         for (std::uint64_t w = first; w <= last && simple; ++w) {
           const auto bank = static_cast<unsigned>(banksPowerOfTwo ? w & (banks - 1) : w % banks);
           if ((used >> bank & 1u) == 0) {
@@ -144,8 +149,8 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
     std::uint32_t wordCount = 0;
     for (unsigned lane = start; lane < start + lanesPerPhase && lane < 32; ++lane) {
       if ((activeMask >> lane & 1u) == 0) continue;
-      const std::uint64_t first = addresses[lane] / bankWidth;
-      const std::uint64_t last = (addresses[lane] + bytes - 1) / bankWidth;
+      const std::uint64_t first = wordOf(addresses[lane]);
+      const std::uint64_t last = wordOf(addresses[lane] + bytes - 1);
       for (std::uint64_t w = first; w <= last && wordCount < kWarpLanes * 4; ++w) words[wordCount++] = w;
     }
     if (wordCount == 0) continue;
@@ -155,7 +160,7 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
     std::uint32_t worst = 0;
     for (std::uint32_t i = 0; i < wordCount; ++i) {
       if (i > 0 && words[i] == words[i - 1]) continue;
-      const auto bank = static_cast<std::uint32_t>(words[i] % banks) % 64;
+      const auto bank = static_cast<std::uint32_t>(banksPowerOfTwo ? words[i] & (banks - 1) : words[i] % banks) % 64;
       worst = std::max(worst, ++perBank[bank]);
     }
     total += worst;
