@@ -38,7 +38,7 @@ double MemorySystem::nextAcceptTime(double at, int sectors) const {
 }
 
 void MemorySystem::track(double now, double completion) {
-  if (config_.maxOutstandingSectors <= 0) return;
+  if (config_.maxOutstandingSectors <= 0 || completion <= now) return;  // holds no slot
   // Requests issue in time order, so whatever completed by `now` can never count again. It is
   // skipped rather than erased (erasing the front moved the whole queue per sector), and the
   // vector compacted once the skipped part outgrows the live one.
@@ -82,7 +82,12 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, Me
   const bool hit = fillL2 ? l2Hit(sector) : l2Hit(sector);
   if (hit) {
     ++counters.l2Hits;
-    slotFree = now + config_.l2HitLatency;
+    // C_mem (Lai eq. 3.2) is the DRAM pipeline's concurrency: GT200, where it was measured, had no
+    // L2 for global data. A hit does not enter the DRAM pipeline; where the device gives the L2's
+    // bandwidth, the L2 pipe above bounds the hits' rate (a hit holding a C_mem slot capped a T4's
+    // L2 throughput at C_mem x 32 B / L2 latency, 57 % of its measured 1270 GB/s). Without that
+    // figure, C_mem stays the only limit on hits, as before.
+    slotFree = config_.l2BytesPerCycle > 0 ? now : now + config_.l2HitLatency;
     return start + config_.l2HitLatency;
   }
   // DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the

@@ -109,6 +109,40 @@ TEST(MemoryModel, TheDramShareBoundsTheSustainedRateNotABurstAfterIdleTime) {
   EXPECT_DOUBLE_EQ(burstAfter(50).cycles, 197 + 2 + 400);
 }
 
+// 16 warps each load the same 128-byte line 64 times (into 64 registers, so no load waits for
+// another): after the first access every sector hits the L2, whose pipe moves 32 B (one sector)
+// per cycle when `l2BytesPerCycle` is given. C_mem is 8 sectors; an L2 hit takes 200 cycles.
+TimingResult l2HitLoads(double l2BytesPerCycle) {
+  auto config = simpleConfig(4, 1, 1);
+  config.dramBytesPerCycle = 16;
+  config.l2BytesShare = 65536;
+  config.l2BytesPerCycle = l2BytesPerCycle;
+  config.maxOutstandingSectors = 8;
+  std::vector<teg::trace::StaticInstruction> loads;
+  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
+  std::vector<std::uint32_t> all(64);
+  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
+  return runSynthetic(
+      config, {}, kernelOf(loads, 1, 512), [&](auto, auto) { return all; },
+      [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
+}
+
+TEST(MemoryModel, L2HitsDoNotTakeTheDramConcurrencySlotsWhenTheL2BandwidthIsKnown) {
+  // 16 x 64 requests of 4 sectors = 4096 sectors, all but the first 4 L2 hits. C_mem (Lai eq. 3.2)
+  // is the DRAM pipeline's: with the L2's bandwidth given, hits are paced by the L2 pipe alone,
+  // one sector per cycle: the last starts at 4095 and returns 200 cycles later.
+  const auto paced = l2HitLoads(32);
+  EXPECT_EQ(paced.memory.l2Hits, 4096u - 4u);
+  EXPECT_GE(paced.cycles, 4095.0 + 200);
+  EXPECT_LE(paced.cycles, 4095.0 + 200 + 8);
+  EXPECT_EQ(paced.bound, "L2 bandwidth");
+  // Without an L2 bandwidth figure the hits still hold C_mem slots for their 200 cycles: two
+  // 4-sector requests fit under 8 slots (a request is admitted when half of it fits), so 8
+  // sectors per 200 cycles: 4096 / 8 x 200 = 102,400 cycles.
+  const auto slotted = l2HitLoads(0);
+  EXPECT_NEAR(slotted.cycles, 102400, 1024);
+}
+
 TEST(MemoryModel, CacheOperatorsDecideWhetherTheL1ServesALoad) {
   // The repeated line of the test below, on a device whose plain loads skip the L1 (cc 3.x-6.x):
   // a .ca/.nc load still hits it; on a device that caches plain loads, a .cg load does not.
