@@ -50,6 +50,46 @@ TEST(LoadHoisting, ALoadStaysBelowTheArithmeticThatMakesItsAddress) {
   EXPECT_EQ(hoisted.timeline.front().pc, 0u);
 }
 
+// pc 0-1: two dependent FMAs on r5; pc 2: the address r1 = f(r9); pc 3: a global load r2 <- [r1];
+// pc 4: r3 = r2 + r5.
+TimingResult loadWithItsAddressAfterArithmetic(bool hoist) {
+  auto config = simpleConfig(4, 1, 1);
+  config.hoistLoads = hoist;
+  const auto kernel = kernelOf({alu({5}, {5}), alu({5}, {5}), alu({1}, {9}),
+                                memory(InstrKind::Load, MemorySpace::Global, {2}, {1}), alu({3}, {2, 5})},
+                               1, 32);
+  return runSynthetic(
+      config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2, 3, 4}; },
+      [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
+}
+
+TEST(LoadHoisting, AGlobalLoadMovesUpWithTheArithmeticThatMakesItsAddress) {
+  // In PTX order: FMAs at 0 and 4, the address at 5, the load at 9 (4 cycles after its address).
+  // Hoisted as ptxas would: the address at 0, the load at 4, the FMAs under its latency; the add
+  // waits for the load, which now issues 5 cycles earlier.
+  const auto inOrder = loadWithItsAddressAfterArithmetic(false);
+  const auto hoisted = loadWithItsAddressAfterArithmetic(true);
+  EXPECT_DOUBLE_EQ(inOrder.cycles - hoisted.cycles, 5);
+  ASSERT_GE(hoisted.timeline.size(), 2u);
+  EXPECT_EQ(hoisted.timeline[0].pc, 2u);
+  EXPECT_EQ(hoisted.timeline[1].pc, 3u);
+}
+
+TEST(LoadHoisting, TheAddressArithmeticDoesNotPassAnInstructionThatReadsWhatItOverwrites) {
+  // pc 0 reads the old r1, pc 1 overwrites r1 with the load's address: the address computation
+  // cannot move above pc 0 (it would change what pc 0 reads), so the load and its address stay.
+  auto config = simpleConfig(4, 1, 1);
+  config.hoistLoads = true;
+  const auto kernel = kernelOf({alu({6}, {1}), alu({1}, {9}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 1, 32);
+  const auto r = runSynthetic(
+      config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2}; },
+      [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
+  ASSERT_GE(r.timeline.size(), 3u);
+  EXPECT_EQ(r.timeline[0].pc, 0u);
+  EXPECT_EQ(r.timeline[1].pc, 1u);
+  EXPECT_EQ(r.timeline[2].pc, 2u);
+}
+
 TEST(LoadHoisting, AGlobalLoadPassesSharedStoresButNotGlobalOnes) {
   // ld.global r2 <- [r1]; st.shared [r3] <- r2; ld.global r4 <- [r5]; st.shared [r6] <- r4: the
   // SDK matmul's tile load. Shared memory cannot alias global memory, so the second load goes up
