@@ -179,6 +179,7 @@ const char* validationMetricName(ValidationMetric m) {
     case ValidationMetric::ClockInterval: return "clock_interval";
     case ValidationMetric::Cycles: return "cycles";
     case ValidationMetric::BandwidthGBs: return "bandwidth_gbps";
+    case ValidationMetric::BytesPerCycle: return "bytes_per_cycle";
     case ValidationMetric::UnitUtilisation: return "utilisation";
   }
   return "?";
@@ -201,8 +202,9 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     if (kind == "clock_interval") s.metric = ValidationMetric::ClockInterval;
     else if (kind == "cycles") s.metric = ValidationMetric::Cycles;
     else if (kind == "bandwidth_gbps") s.metric = ValidationMetric::BandwidthGBs;
+    else if (kind == "bytes_per_cycle") s.metric = ValidationMetric::BytesPerCycle;
     else if (kind == "utilisation") s.metric = ValidationMetric::UnitUtilisation;
-    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles, bandwidth_gbps or utilisation", path, kind));
+    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle or utilisation", path, kind));
     s.units = m.value("units", std::vector<std::string>{});
     for (const auto& u : s.units)
       if (!device::instructionClassFromName(u)) throw Error(fmt::format("{}: metric.units: '{}' is not an instruction class", path, u));
@@ -217,8 +219,8 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     if (s.reduce != "max" && s.reduce != "min" && s.reduce != "mean")
       throw Error(fmt::format("{}: metric.reduce '{}' is not max, min or mean", path, s.reduce));
     if (s.per <= 0) throw Error(fmt::format("{}: metric.per must be positive", path));
-    if (s.metric == ValidationMetric::BandwidthGBs && s.bytes <= 0)
-      throw Error(fmt::format("{}: metric.bytes (bytes moved per launch) is required for bandwidth_gbps", path));
+    if ((s.metric == ValidationMetric::BandwidthGBs || s.metric == ValidationMetric::BytesPerCycle) && s.bytes <= 0)
+      throw Error(fmt::format("{}: metric.bytes (bytes moved per launch) is required for {}", path, kind));
     if (j.contains("tolerance")) {
       s.meanTolerancePct = j["tolerance"].value("mean_pct", 0.0);
       s.maxTolerancePct = j["tolerance"].value("max_pct", 0.0);
@@ -298,6 +300,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
       case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? suite.bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
+      case ValidationMetric::BytesPerCycle: rr.predicted = r.cycles > 0 ? suite.bytes / r.cycles : 0; break;
       case ValidationMetric::UnitUtilisation:
         rr.predicted = 0;
         for (const auto& u : r.units)

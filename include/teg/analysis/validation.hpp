@@ -32,7 +32,10 @@
 
 namespace teg::analysis {
 
-enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, UnitUtilisation };
+// bandwidth_gbps: bytes per launch / predicted time; bytes_per_cycle: bytes per launch / predicted
+// cycles (whole GPU, in the clock teg counts cycles in: for rows a paper gives per clock, so that
+// no clock has to be assumed).
+enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, BytesPerCycle, UnitUtilisation };
 const char* validationMetricName(ValidationMetric m);
 
 struct ValidationRow {
@@ -54,7 +57,7 @@ struct ValidationSuite {
   ValidationMetric metric = ValidationMetric::Cycles;
   double per = 1;              // clock_interval: iterations between the two clock reads
   std::string reduce = "max";  // clock_interval: max | min | mean over warps
-  double bytes = 0;            // bandwidth_gbps: bytes moved by one launch
+  double bytes = 0;            // bandwidth_gbps, bytes_per_cycle: bytes moved by one launch
   std::uint64_t gridElements = 0;
   std::vector<std::string> units;  // utilisation: instruction classes ("fp32_fma", "int_add", ...)
   double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked

@@ -78,8 +78,13 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   const auto metric = writeTemp("metric.json",
                                 R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
                                     "metric": {"kind": "speed"}, "rows": [{"label": "1", "measured": 1}]})");
-  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps or utilisation"), std::string::npos)
+  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle or utilisation"),
+            std::string::npos)
       << errorOf(metric);
+  const auto noBytes = writeTemp("nobytes.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+                                                    "metric": {"kind": "bytes_per_cycle"}, "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(noBytes).find("metric.bytes (bytes moved per launch) is required for bytes_per_cycle"), std::string::npos)
+      << errorOf(noBytes);
   const auto noRows = writeTemp("norows.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100",
                                                     "launch": "l.json", "metric": {"kind": "cycles"}})");
   EXPECT_NE(errorOf(noRows).find("a suite needs rows"), std::string::npos) << errorOf(noRows);
