@@ -11,18 +11,24 @@ using teg::trace::MemorySpace;
 
 namespace {
 
-// pc 0-1: two dependent FMAs on r5 (independent of the load); pc 2: a global load r2 <- [r1];
-// pc 3: r3 = r2 + r5.
-TimingResult loadAfterArithmetic(bool hoist) {
+// One warp runs `code` once, in program order, with or without hoisting; its global loads read
+// one coalesced line.
+TimingResult straightLine(const std::vector<teg::trace::StaticInstruction>& code, bool hoist) {
   auto config = simpleConfig(4, 1, 1);
   config.hoistLoads = hoist;
   config.l2BytesShare = 0;
-  const auto kernel = kernelOf({alu({5}, {5}), alu({5}, {5}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}),
-                                alu({3}, {2, 5})},
-                               1, 32);
+  std::vector<std::uint32_t> pcs(code.size());
+  for (std::uint32_t pc = 0; pc < pcs.size(); ++pc) pcs[pc] = pc;
   return runSynthetic(
-      config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2, 3}; },
+      config, {}, kernelOf(code, 1, 32), [&](auto, auto) { return pcs; },
       [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
+}
+
+// pc 0-1: two dependent FMAs on r5 (independent of the load); pc 2: a global load r2 <- [r1];
+// pc 3: r3 = r2 + r5.
+TimingResult loadAfterArithmetic(bool hoist) {
+  return straightLine({alu({5}, {5}), alu({5}, {5}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}), alu({3}, {2, 5})},
+                      hoist);
 }
 
 TEST(LoadHoisting, AGlobalLoadMovesAboveIndependentArithmetic) {
@@ -53,14 +59,9 @@ TEST(LoadHoisting, ALoadStaysBelowTheArithmeticThatMakesItsAddress) {
 // pc 0-1: two dependent FMAs on r5; pc 2: the address r1 = f(r9); pc 3: a global load r2 <- [r1];
 // pc 4: r3 = r2 + r5.
 TimingResult loadWithItsAddressAfterArithmetic(bool hoist) {
-  auto config = simpleConfig(4, 1, 1);
-  config.hoistLoads = hoist;
-  const auto kernel = kernelOf({alu({5}, {5}), alu({5}, {5}), alu({1}, {9}),
-                                memory(InstrKind::Load, MemorySpace::Global, {2}, {1}), alu({3}, {2, 5})},
-                               1, 32);
-  return runSynthetic(
-      config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2, 3, 4}; },
-      [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
+  return straightLine({alu({5}, {5}), alu({5}, {5}), alu({1}, {9}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}),
+                       alu({3}, {2, 5})},
+                      hoist);
 }
 
 TEST(LoadHoisting, AGlobalLoadMovesUpWithTheArithmeticThatMakesItsAddress) {
@@ -78,12 +79,7 @@ TEST(LoadHoisting, AGlobalLoadMovesUpWithTheArithmeticThatMakesItsAddress) {
 TEST(LoadHoisting, TheAddressArithmeticDoesNotPassAnInstructionThatReadsWhatItOverwrites) {
   // pc 0 reads the old r1, pc 1 overwrites r1 with the load's address: the address computation
   // cannot move above pc 0 (it would change what pc 0 reads), so the load and its address stay.
-  auto config = simpleConfig(4, 1, 1);
-  config.hoistLoads = true;
-  const auto kernel = kernelOf({alu({6}, {1}), alu({1}, {9}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 1, 32);
-  const auto r = runSynthetic(
-      config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2}; },
-      [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
+  const auto r = straightLine({alu({6}, {1}), alu({1}, {9}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, true);
   ASSERT_GE(r.timeline.size(), 3u);
   EXPECT_EQ(r.timeline[0].pc, 0u);
   EXPECT_EQ(r.timeline[1].pc, 1u);
