@@ -109,7 +109,7 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
   unsigned lanesPerPhase = std::clamp(bytesPerPhase / bytes, 1u, 32u);
   if (halfWarpPhases) lanesPerPhase = std::min(lanesPerPhase, 16u);
   // Shifts and masks instead of 64-bit divisions for the usual power-of-two bank width and count
-  // (two divisions per lane were most of this function's time).
+  // (two 64-bit divisions per lane were half of this function's time).
   const bool widthShift = std::has_single_bit(bankWidth);
   const int wordShift = std::countr_zero(bankWidth);
   auto wordOf = [&](std::uint64_t address) { return widthShift ? address >> wordShift : address / bankWidth; };
