@@ -1,5 +1,6 @@
 // teg predict --launch F --gpu NAME [--json] [--what-if X]... [--full | --sample-blocks N]
 //             [--threads N] [--regs R] [--trace-out FILE] [--no-timeline]
+//             [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--dyn-smem B]  (replace the file's)
 // teg predict --cu K.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]
 //             [--arg NAME=TYPE:VALUE | --arg NAME=TYPE[COUNT]]... --gpu NAME ...
 // Predicts the kernel's cycles and time on the GPU with the TEG timing engine and explains them.
@@ -105,6 +106,20 @@ emu::LaunchDescription launchFromShortcuts(const PredictArgs& a) {
   return l;
 }
 
+// A launch file with --kernel/--grid/--block/--dyn-smem given beside it: those replace the file's
+// (a sweep over block sizes keeps one file). Arguments stay the file's: a grid or block that does
+// not fit them (buffer sizes, scalars) is the user's to change there, so --arg is refused.
+emu::LaunchDescription launchFromFile(const PredictArgs& a, bool dynSmemGiven) {
+  if (!a.scalars.empty())
+    throw Error("--arg applies to --cu; with --launch, the arguments are the launch file's 'args'");
+  emu::LaunchDescription l = emu::readLaunchFile(a.launch);
+  if (!a.kernel.empty()) l.kernel = a.kernel;
+  if (!a.grid.empty()) l.grid = parseDim("--grid", a.grid);
+  if (!a.block.empty()) l.block = parseDim("--block", a.block);
+  if (dynSmemGiven) l.dynamicSmem = a.dynamicSmem;
+  return l;
+}
+
 }  // namespace
 
 void registerPredictCommand(CLI::App& app, Context& context) {
@@ -112,10 +127,10 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_option("--launch", a->launch, "Launch description (JSON): source, kernel, grid, block, args")->check(CLI::ExistingFile);
   app.add_option("--gpu", a->gpu, "GPU to predict for (teg devices lists them)")->required();
   app.add_option("--cu", a->cu, "Shortcut: the .cu (or .ptx) source instead of --launch")->check(CLI::ExistingFile);
-  app.add_option("--kernel", a->kernel, "Shortcut: kernel name");
-  app.add_option("--grid", a->grid, "Shortcut: grid, e.g. 1024 or 64,64");
-  app.add_option("--block", a->block, "Shortcut: block, e.g. 256 or 16,16");
-  app.add_option("--dyn-smem", a->dynamicSmem, "Shortcut: dynamic shared memory per block, bytes");
+  app.add_option("--kernel", a->kernel, "Shortcut: kernel name (with --launch: replaces the file's)");
+  app.add_option("--grid", a->grid, "Shortcut: grid, e.g. 1024 or 64,64 (with --launch: replaces the file's)");
+  app.add_option("--block", a->block, "Shortcut: block, e.g. 256 or 16,16 (with --launch: replaces the file's)");
+  auto* dynSmem = app.add_option("--dyn-smem", a->dynamicSmem, "Shortcut: dynamic shared memory per block, bytes");
   app.add_option("--arg", a->scalars,
                  "Shortcut: the kernel's arguments in parameter order: NAME=TYPE:VALUE for a scalar, "
                  "NAME=TYPE[COUNT] for a buffer (random values in [0,1))");
@@ -131,10 +146,10 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_option("--nvcc-arg", a->nvccArgs, "Extra argument for nvcc (repeatable)");
   app.add_flag("--no-timeline", a->noTimeline, "Leave the per-warp timeline out of the text report");
   app.add_flag("--json", a->json, "Print JSON");
-  app.callback([a, &context] {
+  app.callback([a, dynSmem, &context] {
     if (a->launch.empty() == a->cu.empty()) throw Error("give either --launch FILE or --cu FILE with --kernel/--grid/--block");
     analysis::PredictRequest request;
-    request.launch = a->launch.empty() ? launchFromShortcuts(*a) : emu::readLaunchFile(a->launch);
+    request.launch = a->launch.empty() ? launchFromShortcuts(*a) : launchFromFile(*a, dynSmem->count() > 0);
     if (a->carveout >= 0) request.launch.carveoutPercent = a->carveout;
     request.device = &context.devices().find(a->gpu);
     request.whatIfs = a->whatIfs;

@@ -38,6 +38,25 @@ TEST(CliPredict, UnknownWhatIfIsAOneLineError) {
   EXPECT_NE(r.err.find("unknown what-if 'faster-please'"), std::string::npos) << r.err;
 }
 
+TEST(CliPredict, GridAndBlockGivenBesideALaunchFileReplaceItsOwn) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // The file launches 1024 blocks of 256 threads. With 2160 blocks of 128: the busiest of the
+  // A100's 108 SMs runs ceil(2160 / 108) = 20 blocks, and 2048 threads per SM / 128 = 16 of them
+  // are resident at once (8 with the file's 256-thread blocks).
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--json", "--grid", "2160", "--block", "128"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sampling"]["blocks_on_sm"], 20);
+  EXPECT_EQ(j["sampling"]["resident_blocks"], 16);
+  EXPECT_EQ(j["occupancy"]["warps_per_sm"], 64);
+}
+
+TEST(CliPredict, ArgumentsBesideALaunchFileAreRefused) {
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--arg", "n=i32:16"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--arg applies to --cu"), std::string::npos) << r.err;
+}
+
 TEST(CliPredict, ShortcutsNeedTheLaunchShape) {
   const auto r = runTeg({"predict", "--cu", kSaxpy, "--gpu", "a100"});
   EXPECT_EQ(r.exitCode, 1);
