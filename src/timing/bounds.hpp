@@ -1,6 +1,7 @@
 // Analytical lower bounds of a simulated run (uiCA style: small pure functions used to explain a
 // simulated result): issue, each functional unit, the shared-memory pipeline, the LD/ST path,
-// the L2 and the DRAM bandwidth share. The largest bound that comes within 80 % of the simulated
+// the L2 and the DRAM bandwidth share, and the memory pipeline's concurrency C_mem where L2 hits
+// hold its slots. The largest bound that comes within 80 % of the simulated
 // cycles names the bottleneck; when none does, the run is latency-bound (too few warps or too
 // little independent work to hide latency — Little's law, seed 002 §1.1.2).
 #pragma once

@@ -141,6 +141,9 @@ TEST(MemoryModel, L2HitsDoNotTakeTheDramConcurrencySlotsWhenTheL2BandwidthIsKnow
   // sectors per 200 cycles: 4096 / 8 x 200 = 102,400 cycles.
   const auto slotted = l2HitLoads(0);
   EXPECT_NEAR(slotted.cycles, 102400, 1024);
+  // That queue is the bottleneck the report names: 4092 hits x 200 slot-cycles / 8 slots = 102,300
+  // cycles of the 102,400, not "latency" (no unit or bandwidth comes near).
+  EXPECT_EQ(slotted.bound, "memory concurrency (C_mem)");
 }
 
 TEST(MemoryModel, CacheOperatorsDecideWhetherTheL1ServesALoad) {
