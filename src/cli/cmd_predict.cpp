@@ -130,7 +130,8 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_option("--kernel", a->kernel, "Shortcut: kernel name (with --launch: replaces the file's)");
   app.add_option("--grid", a->grid, "Shortcut: grid, e.g. 1024 or 64,64 (with --launch: replaces the file's)");
   app.add_option("--block", a->block, "Shortcut: block, e.g. 256 or 16,16 (with --launch: replaces the file's)");
-  auto* dynSmem = app.add_option("--dyn-smem", a->dynamicSmem, "Shortcut: dynamic shared memory per block, bytes");
+  auto* dynSmem = app.add_option("--dyn-smem", a->dynamicSmem,
+                                 "Shortcut: dynamic shared memory per block, bytes (with --launch: replaces the file's)");
   app.add_option("--arg", a->scalars,
                  "Shortcut: the kernel's arguments in parameter order: NAME=TYPE:VALUE for a scalar, "
                  "NAME=TYPE[COUNT] for a buffer (random values in [0,1))");
