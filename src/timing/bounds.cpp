@@ -27,12 +27,12 @@ std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResul
     bounds.push_back({"DRAM bandwidth", result.memory.dramBytes / config.dramBytesPerCycle});
   // Little's law on C_mem (Lai eq. 3.1): each sector holds a slot for at least its latency. A DRAM
   // sector's share of this is the DRAM bandwidth bound again (C_mem = share x latency / sector,
-  // eq. 3.2); it differs where L2 hits hold slots too (devices without timing.l2_bytes_per_clk,
+  // eq. 3.2); it differs where L2 accesses hold slots too (devices without timing.l2_bytes_per_clk,
   // MemorySystem::throughL2), and then it is the limit the warps queue on (lg_throttle).
   const auto& m = result.memory;
-  if (config.maxOutstandingSectors > 0 && config.l2BytesPerCycle <= 0 && m.l2Hits > 0) {
+  if (config.maxOutstandingSectors > 0 && m.l2SlotSectors > 0) {
     const double slotCycles = static_cast<double>(m.dramSectors) * config.dramLatency +
-                              static_cast<double>(m.l2Hits) * config.l2HitLatency;
+                              static_cast<double>(m.l2SlotSectors) * config.l2HitLatency;
     bounds.push_back({"memory concurrency (C_mem)", slotCycles / config.maxOutstandingSectors});
   }
   // Stable: on a tie the bound pushed first (the plainer one) names the bottleneck.

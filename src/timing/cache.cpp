@@ -17,6 +17,7 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
   tags_.assign(allWays, ~std::uint64_t{0});
   lastUse_.assign(allWays, 0);
   sectorMasks_.assign(allWays, 0);
+  dirtyMasks_.assign(allWays, 0);
   setsArePowerOfTwo_ = std::has_single_bit(sets_);
   if (std::has_single_bit(static_cast<unsigned>(sectorsPerLine_))) sectorShift_ = std::countr_zero(static_cast<unsigned>(sectorsPerLine_));
 }
@@ -27,6 +28,8 @@ bool SectoredCache::access(std::uint64_t sector) {
   const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
   const std::uint32_t bit = 1u << (sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
   ++clock_;
+  lastBit_ = bit;
+  evictedDirty_ = 0;
   auto touch = [&](std::size_t w) {
     lastUse_[w] = clock_;
     lastWay_ = w;
@@ -46,11 +49,23 @@ bool SectoredCache::access(std::uint64_t sector) {
     if (tags_[w] == line) return touch(w);
     if (lastUse_[w] < lastUse_[victim]) victim = w;
   }
+  evictedDirty_ = std::popcount(dirtyMasks_[victim]);
   tags_[victim] = line;
   lastWay_ = victim;
   lastUse_[victim] = clock_;
   sectorMasks_[victim] = bit;
+  dirtyMasks_[victim] = 0;
   return false;
+}
+
+SectoredCache::WriteResult SectoredCache::write(std::uint64_t sector) {
+  if (sets_ == 0) return {};
+  WriteResult result;
+  result.hit = access(sector);
+  std::uint32_t& dirty = dirtyMasks_[lastWay_];
+  result.wasDirty = (dirty & lastBit_) != 0;
+  dirty |= lastBit_;
+  return result;
 }
 
 }  // namespace teg::timing::detail

@@ -228,10 +228,12 @@ TimingResult TimingEngine::finish() {
   if (m.config.hoistLoads)
     for (auto& block : blocks)
       for (auto& warp : block.warps) detail::hoistGlobalLoads(m.kernel, warp);
-  const std::vector<double> completion = detail::simulateSm(m.config, m.kernel, options, blocks, result);
-
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
+  const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, blocks, result.blocksOnSm);
+  const std::vector<double> completion =
+      detail::simulateSm(m.config, m.kernel, options, blocks, writeBack.policy, result);
+
   result.blocksSimulated = blocks.size();
   const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
   result.waves = static_cast<int>((result.blocksOnSm + slots - 1) / slots);
@@ -259,6 +261,15 @@ TimingResult TimingEngine::finish() {
                    100.0 * static_cast<double>(result.blocksSimulated) / static_cast<double>(result.blocksOnSm)),
        result.extrapolated ? "sampled: the rest extrapolated from the steady-state time per block"
                            : "every block of the SM's share simulated"});
+  if (m.config.l2BytesShare > 0 && result.memory.globalStores + result.memory.atomics > 0)
+    result.assumptions.push_back(
+        {"L2 write-back",
+         fmt::format("the SM's share of the launch touches {:.2f} MiB (projected from the simulated blocks), its L2 "
+                     "share holds {:.2f} MiB",
+                     writeBack.projectedBytes / 1048576.0, writeBack.l2Bytes / 1048576.0),
+         writeBack.policy == detail::WriteBack::WhenDirtied
+             ? "model: the data outgrow the L2, so each sector a store dirties costs a DRAM write while the kernel runs"
+             : "model: the data fit in the L2, so dirty sectors stay there (a DRAM write only when one is evicted)"});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
                                 "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});

@@ -5,8 +5,9 @@
 
 namespace teg::timing::detail {
 
-MemorySystem::MemorySystem(const TimingConfig& config)
+MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack)
     : config_(config),
+      writeBack_(writeBack),
       l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
@@ -71,36 +72,77 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
 // `slotFree` is when the sector gives back its C_mem slot: Lai eq. 3.1 counts a request as
 // outstanding for one memory latency (its own transfer plus the latency), not while it queues
 // behind others for the bandwidth — the queue is the bandwidth limit, counted once.
-double MemorySystem::throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters,
+double MemorySystem::throughL2(double now, std::uint64_t sector, Access kind, MemoryCounters& counters,
                                double& slotFree) {
-  const double sectorBytes = config_.sectorBytes;
   double start = now;
   if (config_.l2BytesPerCycle > 0) {
     start = std::max(now, l2FreeAt_);
     l2FreeAt_ = start + l2SectorCycles_;
   }
-  const bool hit = fillL2 ? l2Hit(sector) : l2Hit(sector);
-  if (hit) {
-    ++counters.l2Hits;
-    // C_mem (Lai eq. 3.2) is the DRAM pipeline's concurrency: GT200, where it was measured, had no
-    // L2 for global data. A hit does not enter the DRAM pipeline; where the device gives the L2's
-    // bandwidth, the L2 pipe above bounds the hits' rate (a hit holding a C_mem slot capped a T4's
-    // L2 throughput at C_mem x 32 B / L2 latency, 57 % of its measured 1270 GB/s). Without that
-    // figure, C_mem stays the only limit on hits, as before.
-    slotFree = config_.l2BytesPerCycle > 0 ? now : now + config_.l2HitLatency;
-    return start + config_.l2HitLatency;
+  // The L2 is write-back (write_back.hpp says when a dirty sector's DRAM write is charged). Without
+  // an L2 to hold it (or under a what-if hit rate) a write that misses goes to DRAM at once.
+  const bool l2Tracks = l2_.enabled() && config_.forcedL2HitRate < 0;
+  bool hit = false;
+  bool writeThrough = false;  // this access's own write is charged to DRAM now
+  if (!l2Tracks) {
+    hit = l2Hit(sector);
+    writeThrough = kind != Access::Read && !hit;
+  } else if (kind == Access::Read) {
+    hit = l2_.access(sector);
+  } else {
+    const auto w = l2_.write(sector);  // a miss allocates the sector without reading it
+    hit = w.hit;
+    writeThrough = writeBack_ == WriteBack::WhenDirtied && !w.wasDirty;
   }
-  // DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the
-  // pipe has moved it. The share bounds the sustained rate, not a burst: Lai eq. 3.1 has C_mem =
-  // share x latency / sector transactions in flight complete in one memory latency, so the pipe's
-  // clock may lag up to one DRAM latency behind (the share this SM left unused in that time, which
-  // other SMs, running the same code out of step, did not take either).
+  const int evictedWrites = l2Tracks && writeBack_ == WriteBack::WhenEvicted ? l2_.evictedDirtySectors() : 0;
+
+  slotFree = now;
+  bool l2Slot = false;
+  double ready = start + config_.l2HitLatency;
+  if (hit) ++counters.l2Hits;
+  if (hit || (l2Tracks && kind == Access::Write)) {
+    // Served by the L2. C_mem (Lai eq. 3.2) is the DRAM pipeline's concurrency: GT200, where it
+    // was measured, had no L2 for global data. Where the device gives the L2's bandwidth, the L2
+    // pipe above bounds these accesses' rate and they hold no slot (a hit holding one capped a
+    // T4's L2 throughput at C_mem x 32 B / L2 latency, 57 % of its measured 1270 GB/s). Without
+    // that figure, C_mem stays the only limit on them: a slot for the L2 latency.
+    if (config_.l2BytesPerCycle <= 0) {
+      slotFree = now + config_.l2HitLatency;
+      l2Slot = true;
+    }
+  } else if (kind != Access::Write) {
+    ready = dramTransfer(now, start, counters, slotFree);  // a read or an atomic fetches the sector
+  }
+  if (writeThrough) {
+    double writeSlotFree = now;
+    dramTransfer(now, start, counters, writeSlotFree);
+    ++counters.dramWriteSectors;
+    if (writeSlotFree > slotFree) slotFree = writeSlotFree, l2Slot = false;
+  }
+  if (l2Slot) ++counters.l2SlotSectors;
+  // The write-backs of the dirty sectors this access evicted: DRAM transfers holding a C_mem slot
+  // each, as reads do.
+  for (int i = 0; i < evictedWrites; ++i) {
+    double writeSlotFree = now;
+    dramTransfer(now, start, counters, writeSlotFree);
+    ++counters.dramWriteSectors;
+    track(now, writeSlotFree);
+  }
+  return ready;
+}
+
+// DRAM: the SM's share of the bandwidth is a pipe; the data returns one DRAM latency after the
+// pipe has moved it. The share bounds the sustained rate, not a burst: Lai eq. 3.1 has C_mem =
+// share x latency / sector transactions in flight complete in one memory latency, so the pipe's
+// clock may lag up to one DRAM latency behind (the share this SM left unused in that time, which
+// other SMs, running the same code out of step, did not take either).
+double MemorySystem::dramTransfer(double now, double start, MemoryCounters& counters, double& slotFree) {
   const double transfer = dramSectorCycles_;
   const double shareClock = std::max(dramFreeAt_, start - config_.dramLatency);
   dramFreeAt_ = shareClock + transfer;
   const double dramStart = std::max(start, shareClock);
   ++counters.dramSectors;
-  counters.dramBytes += sectorBytes;
+  counters.dramBytes += config_.sectorBytes;
   slotFree = now + transfer + config_.dramLatency;
   return dramStart + transfer + config_.dramLatency;
 }
@@ -115,7 +157,7 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
       ++counters.l1Hits;
       ready = slotFree = now + config_.l1HitLatency;
     } else {
-      ready = throughL2(now, sectors[i], true, counters, slotFree);
+      ready = throughL2(now, sectors[i], Access::Read, counters, slotFree);
     }
     track(now, slotFree);
     done = std::max(done, ready);
@@ -123,26 +165,26 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
   return done;
 }
 
-double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
+double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters) {
   counters.sectorsRequested += static_cast<std::uint64_t>(count);
   double done = now;
   for (int i = 0; i < count; ++i) {
     double slotFree = 0;
-    const double ready = throughL2(now, sectors[i], true, counters, slotFree);
+    const double ready = throughL2(now, sectors[i], kind, counters, slotFree);
     track(now, slotFree);
     done = std::max(done, ready);
   }
   return done;
 }
 
-// A store is written through to the L2: it occupies the L2 pipe and, on a miss, the DRAM pipe
-// (the sector is eventually written back); the warp does not wait for it.
+// A store goes to the L2 (no L1 allocation): it occupies the L2 pipe and, where it dirties a
+// sector, the DRAM pipe for the write-back; the warp does not wait for it.
 double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
-  return viaL2(now, sectors, count, counters);
+  return viaL2(now, sectors, count, Access::Write, counters);
 }
 
 double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
-  return viaL2(now, sectors, count, counters);
+  return viaL2(now, sectors, count, Access::Atomic, counters);
 }
 
 }  // namespace teg::timing::detail

@@ -5,7 +5,7 @@
 // one latency later). The number of sectors in flight is bounded by C_mem (Lai eq. 3.1-3.2).
 //
 // Not modelled: DRAM pages and partition skew beyond the bandwidth share (Lai §3.2.3.5), the
-// TLB, write-back traffic, L2 slices (the L2 is one pipe), interference from other SMs except
+// TLB, L2 slices (the L2 is one pipe), interference from other SMs except
 // through the bandwidth share.
 #pragma once
 
@@ -15,12 +15,13 @@
 #include "cache.hpp"
 #include "teg/timing/config.hpp"
 #include "teg/timing/result.hpp"
+#include "write_back.hpp"
 
 namespace teg::timing::detail {
 
 class MemorySystem {
  public:
-  explicit MemorySystem(const TimingConfig& config);
+  MemorySystem(const TimingConfig& config, WriteBack writeBack);
 
   // Sectors in flight at `at` (a request issued at or after the last issue).
   int inFlight(double at) const;
@@ -34,19 +35,25 @@ class MemorySystem {
   // A load of the given sectors issued at `now`; returns when its data is back. `viaL1`: the L1
   // may serve it (the caller decides from the cache operator and the device's default).
   double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters);
-  // A store (write-through, no L1 allocation); returns when the pipeline accepted it.
+  // A store (no L1 allocation; write-back L2: a sector it dirties costs a DRAM write); returns
+  // when the pipeline accepted it.
   double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
   // An atomic or reduction: performed at the L2; returns when the result is back.
   double atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
 
  private:
-  double throughL2(double now, std::uint64_t sector, bool fillL2, MemoryCounters& counters, double& slotFree);
+  enum class Access { Read, Write, Atomic };
+  double throughL2(double now, std::uint64_t sector, Access kind, MemoryCounters& counters, double& slotFree);
+  // One sector through this SM's share of the DRAM bandwidth, queued from `start`; returns when
+  // its data is back and sets when it gives back its C_mem slot.
+  double dramTransfer(double now, double start, MemoryCounters& counters, double& slotFree);
   // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
-  double viaL2(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
+  double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);
   void track(double now, double completion);
 
   const TimingConfig& config_;
+  WriteBack writeBack_;
   SectoredCache l1_;
   SectoredCache l2_;
   // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once.

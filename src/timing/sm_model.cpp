@@ -143,9 +143,9 @@ struct Slot {
 class Sm {
  public:
   Sm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-     const std::vector<BlockTrace>& blocks, TimingResult& result)
+     const std::vector<BlockTrace>& blocks, WriteBack writeBack, TimingResult& result)
       : config_(config), kernel_(kernel), options_(options), blocks_(blocks), result_(result),
-        memory_(config), loads_(kClassCount, options.loadBuckets) {
+        memory_(config, writeBack), loads_(kClassCount, options.loadBuckets) {
     decode();
     const int slots = std::max(1, options.residentBlocks);
     const int warpsPerBlock = static_cast<int>(kernel.warpsPerBlock());
@@ -961,8 +961,8 @@ class Sm {
 }  // namespace
 
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-                               const std::vector<BlockTrace>& blocks, TimingResult& result) {
-  Sm sm(config, kernel, options, blocks, result);
+                               const std::vector<BlockTrace>& blocks, WriteBack writeBack, TimingResult& result) {
+  Sm sm(config, kernel, options, blocks, writeBack, result);
   return sm.run();
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "block_trace.hpp"
+#include "write_back.hpp"
 #include "teg/timing/config.hpp"
 #include "teg/timing/engine.hpp"
 #include "teg/timing/result.hpp"
@@ -18,6 +19,6 @@ namespace teg::timing::detail {
 // (everything except extrapolation and the bound). Returns each block's completion time.
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel,
                                const EngineOptions& options, const std::vector<BlockTrace>& blocks,
-                               TimingResult& result);
+                               WriteBack writeBack, TimingResult& result);
 
 }  // namespace teg::timing::detail

@@ -146,6 +146,103 @@ TEST(MemoryModel, L2HitsDoNotTakeTheDramConcurrencySlotsWhenTheL2BandwidthIsKnow
   EXPECT_EQ(slotted.bound, "memory concurrency (C_mem)");
 }
 
+// 16 warps each load 64 distinct 128-byte lines into 64 registers, then store each register back
+// to the line it came from (y = f(y), as saxpy updates y): 16 x 64 x 4 = 4096 sectors each way,
+// 128 KiB per block. The L2 share (256 KiB) holds one block's data; its pipe moves 4 sectors per
+// cycle (never the bottleneck), DRAM 16 B/cycle, C_mem 200 (Lai eq. 3.2: 16 x 400 / 32). Block 0 is simulated, of a
+// grid of `gridBlocks` (the others touch lines of their own). `storeTwice`: every line is stored
+// a second time.
+TimingResult readModifyWrite(std::uint32_t gridBlocks, bool storeTwice = false) {
+  auto config = simpleConfig(4, 1, 1);
+  config.dramBytesPerCycle = 16;
+  config.l2BytesShare = 256 * 1024;
+  config.l2BytesPerCycle = 128;
+  config.maxOutstandingSectors = 200;
+  EngineOptions options;
+  options.maxSampledBlocks = 1;
+  std::vector<teg::trace::StaticInstruction> code;
+  for (std::uint32_t i = 0; i < 64; ++i) code.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
+  for (std::uint32_t i = 0; i < 64; ++i) code.push_back(memory(InstrKind::Store, MemorySpace::Global, {}, {2, 10 + i}));
+  std::vector<std::uint32_t> pcs(128);
+  for (std::uint32_t i = 0; i < 128; ++i) pcs[i] = i;
+  if (storeTwice)
+    for (std::uint32_t i = 64; i < 128; ++i) pcs.push_back(i);
+  return runSynthetic(
+      config, options, kernelOf(code, gridBlocks, 512), [&](auto, auto) { return pcs; },
+      [](std::uint32_t block, std::uint32_t warp, std::size_t i, int lane) {
+        const std::uint64_t line = (block * 16ull + warp) * 64 + i % 64;
+        return 0x10000000ull + line * 128 + 4ull * static_cast<std::uint64_t>(lane);
+      });
+}
+
+TEST(MemoryModel, StoresDirtyingLinesOfALaunchLargerThanTheL2CostDramWriteBacks) {
+  // Four blocks of 128 KiB outgrow the 256 KiB L2 share, so every sector a store dirties is
+  // written back while the kernel runs. The stores hit the L2 (their loads brought the lines in)
+  // and each dirties a clean sector: 4096 reads + 4096 writes, 8192 x 32 B = 256 KiB through the
+  // 16 B/cycle share = 16,384 cycles. Through C_mem a sector holds its slot for 402 cycles and
+  // 200-202 slots turn over per 402 cycles, so the last request is admitted between
+  // (8192 - 202) / 202 x 402 = 15,901 and 16,384 x 402/400 cycles (plus a latency for a load);
+  // the block ends with its last store (its drain is not waited for).
+  const auto r = readModifyWrite(4);
+  EXPECT_EQ(r.memory.l2Hits, 4096u);
+  EXPECT_EQ(r.memory.dramWriteSectors, 4096u);
+  EXPECT_EQ(r.memory.dramSectors, 8192u);
+  EXPECT_GE(r.simulatedCycles, 15901.0);
+  EXPECT_LE(r.simulatedCycles, 16384.0 * 402 / 400 + 400 + 16);
+  EXPECT_EQ(r.bound, "DRAM bandwidth");
+  // Storing every line twice: the second stores find their sectors dirty and add no DRAM traffic.
+  const auto twice = readModifyWrite(4, true);
+  EXPECT_EQ(twice.memory.l2Hits, 2u * 4096u);
+  EXPECT_EQ(twice.memory.dramWriteSectors, 4096u);
+  EXPECT_EQ(twice.memory.dramSectors, 8192u);
+}
+
+TEST(MemoryModel, DirtySectorsOfALaunchThatFitsInTheL2StayThere) {
+  // One block of 128 KiB fits in the 256 KiB L2 share: nothing is evicted, so the stores cost no
+  // DRAM time and the reads alone set the pace: 4096 sectors x 2 cycles = 8192 (to 402/400 of it
+  // through C_mem). A warp's stores come after its 64 loads, and round-robin admits every warp's
+  // last load near the end, so the 1024 stores follow then, one per cycle on the one scheduler, the
+  // last after its data's latency. With the write-backs it would take twice as long (above).
+  const auto r = readModifyWrite(1);
+  EXPECT_EQ(r.memory.l2Hits, 4096u);
+  EXPECT_EQ(r.memory.dramWriteSectors, 0u);
+  EXPECT_EQ(r.memory.dramSectors, 4096u);
+  EXPECT_GE(r.simulatedCycles, 8192.0 * 200 / 202 + 400);
+  EXPECT_LE(r.simulatedCycles, 8192.0 * 402 / 400 + 400 + 1024);
+}
+
+TEST(MemoryModel, ADirtyLineIsWrittenBackWhenItIsEvicted) {
+  // A launch that fits (five 128-byte lines in a 4 KiB L2 share) keeps its dirty sectors in the
+  // L2, but a line evicted is written back. 2 ways, so 4096 / 128 / 2 = 16 sets; the five
+  // coalesced stores go to lines 16 apart, all in one set: the third evicts the first, the fourth
+  // the second, the fifth the third, each with its 4 dirty sectors: 12 write-backs.
+  auto config = simpleConfig(4, 1, 1);
+  config.l2BytesShare = 4096;
+  config.l2Ways = 2;
+  const auto kernel = kernelOf({memory(InstrKind::Store, MemorySpace::Global, {}, {2, 3})}, 1, 32);
+  const auto r = runSynthetic(
+      config, {}, kernel, [](auto, auto) { return repeat(0, 5); },
+      [](auto, auto, std::size_t i, int lane) { return 0x10000000ull + i * 16 * 128 + 4ull * static_cast<std::uint64_t>(lane); });
+  EXPECT_EQ(r.memory.l2Hits, 0u);
+  EXPECT_EQ(r.memory.dramWriteSectors, 12u);
+  EXPECT_EQ(r.memory.dramSectors, 12u);
+}
+
+TEST(MemoryModel, AStoreMissWritesWithoutReadingTheSector) {
+  // Stores to lines never loaded, 10 of a coalesced warp, 1280 B against a 1 KiB L2 share (so the
+  // data outgrow it): the L2 allocates the sectors dirty without a fill (it keeps byte masks), so
+  // each costs one DRAM write and no read.
+  auto config = simpleConfig(4, 1, 1);
+  config.l2BytesShare = 1024;
+  const auto kernel = kernelOf({memory(InstrKind::Store, MemorySpace::Global, {}, {2, 3})}, 1, 32);
+  const auto r = runSynthetic(
+      config, {}, kernel, [](auto, auto) { return repeat(0, 10); },
+      [](auto, auto, std::size_t i, int lane) { return 0x10000000ull + i * 128 + 4ull * static_cast<std::uint64_t>(lane); });
+  EXPECT_EQ(r.memory.l2Hits, 0u);
+  EXPECT_EQ(r.memory.dramSectors, 40u);
+  EXPECT_EQ(r.memory.dramWriteSectors, 40u);
+}
+
 TEST(MemoryModel, CacheOperatorsDecideWhetherTheL1ServesALoad) {
   // The repeated line of the test below, on a device whose plain loads skip the L1 (cc 3.x-6.x):
   // a .ca/.nc load still hits it; on a device that caches plain loads, a .cg load does not.
