@@ -15,7 +15,9 @@ WriteBackChoice chooseWriteBack(const TimingConfig& config, const std::vector<Bl
   const auto distinct = static_cast<double>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
   const double blocksRun = static_cast<double>(std::max<std::uint64_t>(blocksOnSm, blocks.size()));
   choice.projectedBytes = distinct * config.sectorBytes * blocksRun / static_cast<double>(blocks.size());
-  choice.policy = choice.projectedBytes > choice.l2Bytes ? WriteBack::WhenDirtied : WriteBack::WhenEvicted;
+  // With every block simulated the evictions happen inside the simulated time: charge them there.
+  const bool sampled = blocksOnSm > blocks.size();
+  choice.policy = sampled && choice.projectedBytes > choice.l2Bytes ? WriteBack::WhenDirtied : WriteBack::WhenEvicted;
   return choice;
 }
 

@@ -1,10 +1,11 @@
 // When the L2's dirty sectors reach DRAM. The L2 is write-back: a sector a store dirtied costs one
 // DRAM write when it is evicted. The simulated SM runs only the first waves of a long launch,
 // which touch far less than its L2 share, so evictions would fall outside the sampled time and a
-// large kernel's stores would look free. Where the SM's whole share of the launch outgrows its L2
-// share, every dirtied sector is therefore charged its write-back when it becomes dirty (the
-// steady state: in a kernel streaming more than the L2 holds, each dirtied sector is evicted while
-// the kernel runs); where it fits, dirty sectors stay in the L2 and cost DRAM time only if evicted.
+// large kernel's stores would look free. Where the simulated blocks are a sample and the SM's whole
+// share of the launch outgrows its L2 share, every dirtied sector is therefore charged its
+// write-back when it becomes dirty (the steady state: in a kernel streaming more than the L2 holds,
+// each dirtied sector is evicted while the kernel runs). Otherwise (the data fit, or every block is
+// simulated, so evictions happen in the simulated time) a dirty sector costs DRAM time when evicted.
 #pragma once
 
 #include <cstdint>

@@ -229,18 +229,33 @@ TEST(MemoryModel, ADirtyLineIsWrittenBackWhenItIsEvicted) {
 }
 
 TEST(MemoryModel, AStoreMissWritesWithoutReadingTheSector) {
-  // Stores to lines never loaded, 10 of a coalesced warp, 1280 B against a 1 KiB L2 share (so the
-  // data outgrow it): the L2 allocates the sectors dirty without a fill (it keeps byte masks), so
-  // each costs one DRAM write and no read.
+  // Ten coalesced stores per block to lines never loaded (1280 B per block), a 1 KiB L2 share
+  // (8 lines). The L2 allocates the sectors dirty without a fill (it keeps byte masks), so no
+  // sector is read from DRAM.
   auto config = simpleConfig(4, 1, 1);
   config.l2BytesShare = 1024;
-  const auto kernel = kernelOf({memory(InstrKind::Store, MemorySpace::Global, {}, {2, 3})}, 1, 32);
-  const auto r = runSynthetic(
-      config, {}, kernel, [](auto, auto) { return repeat(0, 10); },
-      [](auto, auto, std::size_t i, int lane) { return 0x10000000ull + i * 128 + 4ull * static_cast<std::uint64_t>(lane); });
-  EXPECT_EQ(r.memory.l2Hits, 0u);
-  EXPECT_EQ(r.memory.dramSectors, 40u);
-  EXPECT_EQ(r.memory.dramWriteSectors, 40u);
+  const auto kernel = [](std::uint32_t blocks) {
+    return kernelOf({memory(InstrKind::Store, MemorySpace::Global, {}, {2, 3})}, blocks, 32);
+  };
+  auto run = [&](std::uint32_t blocks, std::uint64_t sampled) {
+    EngineOptions options;
+    options.maxSampledBlocks = sampled;
+    return runSynthetic(config, options, kernel(blocks), [](auto, auto) { return repeat(0, 10); },
+                        [](std::uint32_t block, auto, std::size_t i, int lane) {
+                          return 0x10000000ull + (block * 10ull + i) * 128 + 4ull * static_cast<std::uint64_t>(lane);
+                        });
+  };
+  // Block 0 of two simulated: the launch outgrows the L2 share, so each dirtied sector is charged
+  // its write-back at once: 40.
+  const auto sampled = run(2, 1);
+  EXPECT_EQ(sampled.memory.l2Hits, 0u);
+  EXPECT_EQ(sampled.memory.dramSectors, 40u);
+  EXPECT_EQ(sampled.memory.dramWriteSectors, 40u);
+  // The one block simulated whole: the writes reach DRAM when evicted, inside the simulated time.
+  // The first 8 lines fit; the 9th and 10th evict the 1st and 2nd: 8 write-backs.
+  const auto whole = run(1, 0);
+  EXPECT_EQ(whole.memory.dramSectors, 8u);
+  EXPECT_EQ(whole.memory.dramWriteSectors, 8u);
 }
 
 TEST(MemoryModel, CacheOperatorsDecideWhetherTheL1ServesALoad) {
