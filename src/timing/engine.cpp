@@ -269,6 +269,8 @@ TimingResult TimingEngine::finish() {
                      writeBack.projectedBytes / 1048576.0, writeBack.l2Bytes / 1048576.0),
          writeBack.policy == detail::WriteBack::WhenDirtied
              ? "model: the data outgrow the L2, so each sector a store dirties costs a DRAM write while the kernel runs"
+         : !result.extrapolated && writeBack.projectedBytes > writeBack.l2Bytes
+             ? "model: every block simulated, so a dirty sector costs its DRAM write when the L2 evicts it"
              : "model: the data fit in the L2, so dirty sectors stay there (a DRAM write only when one is evicted)"});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),

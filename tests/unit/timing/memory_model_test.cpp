@@ -256,6 +256,14 @@ TEST(MemoryModel, AStoreMissWritesWithoutReadingTheSector) {
   const auto whole = run(1, 0);
   EXPECT_EQ(whole.memory.dramSectors, 8u);
   EXPECT_EQ(whole.memory.dramWriteSectors, 8u);
+  // The report says which rule applied.
+  auto writeBackOrigin = [](const TimingResult& r) {
+    for (const auto& a : r.assumptions)
+      if (a.parameter == "L2 write-back") return a.origin;
+    return std::string("(none)");
+  };
+  EXPECT_NE(writeBackOrigin(sampled).find("outgrow"), std::string::npos) << writeBackOrigin(sampled);
+  EXPECT_NE(writeBackOrigin(whole).find("every block simulated"), std::string::npos) << writeBackOrigin(whole);
 }
 
 TEST(MemoryModel, CacheOperatorsDecideWhetherTheL1ServesALoad) {
