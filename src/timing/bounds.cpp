@@ -33,7 +33,7 @@ std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResul
   if (config.maxOutstandingSectors > 0 && m.l2SlotSectors > 0) {
     const double slotCycles = static_cast<double>(m.dramSectors) * config.dramLatency +
                               static_cast<double>(m.l2SlotSectors) * config.l2HitLatency;
-    bounds.push_back({"memory concurrency (C_mem)", slotCycles / config.maxOutstandingSectors});
+    bounds.push_back({kConcurrencyBoundName, slotCycles / config.maxOutstandingSectors});
   }
   // Stable: on a tie the bound pushed first (the plainer one) names the bottleneck.
   std::stable_sort(bounds.begin(), bounds.end(), [](const Bound& a, const Bound& b) { return a.cycles > b.cycles; });

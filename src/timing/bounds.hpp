@@ -14,6 +14,8 @@
 
 namespace teg::timing::detail {
 
+inline constexpr const char* kConcurrencyBoundName = "memory concurrency (C_mem)";
+
 struct Bound {
   std::string name;
   double cycles = 0;

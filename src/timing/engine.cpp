@@ -248,6 +248,13 @@ TimingResult TimingEngine::finish() {
     double perBlock = 0;
     if (k > slots) perBlock = (done[k - 1] - done[slots - 1]) / static_cast<double>(k - slots);
     if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
+    // The window can run ahead of the rate a saturated resource allows: the blocks completing in
+    // it started before it opened. No block of the steady state can take less than its share of
+    // the busiest resource (a bandwidth, a unit, issue), so that is the floor. C_mem is left out:
+    // it admits a request when half of it fits, so the simulation may run slightly above it.
+    for (const detail::Bound& bound : detail::simulatedBounds(m.config, result))
+      if (bound.name != detail::kConcurrencyBoundName)
+        perBlock = std::max(perBlock, bound.cycles / static_cast<double>(k));
     result.cycles = done[k - 1] + perBlock * static_cast<double>(result.blocksOnSm - k);
     result.extrapolated = true;
   }

@@ -51,6 +51,33 @@ TEST(LaunchModel, SamplingExtrapolatesTheSteadyState) {
   EXPECT_NEAR(b.cycles, a.cycles, 1e-9);
 }
 
+TEST(LaunchModel, ExtrapolationNeverRunsAheadOfTheSaturatedBandwidth) {
+  // Streaming stores (gpu-stream's init): 4 warps per block, 16 coalesced stores each to lines of
+  // their own, no L2, so 4 x 16 x 128 B = 8 KiB per block go to DRAM through a 16 B/cycle share:
+  // 512 cycles per block. 64 blocks on the SM: 64 x 512 = 32,768 cycles of DRAM time, less at
+  // most C_mem's 200 sectors x 2 cycles that are still draining when the last store issues (the
+  // kernel's end does not wait for them): at least 32,368, whatever the sample. Sampling 12 of
+  // them (4 resident), the window from the 4th completion to the 12th holds blocks that started
+  // before it opened, so its slope alone is too fast (it gave 32,259).
+  auto config = simpleConfig(4, 1, 1);
+  config.dramBytesPerCycle = 16;
+  config.l2BytesShare = 0;
+  config.maxOutstandingSectors = 200;  // Lai eq. 3.2: 16 x 400 / 32
+  EngineOptions options;
+  options.residentBlocks = 4;
+  options.maxSampledBlocks = 12;
+  const auto kernel = kernelOf({memory(teg::trace::InstrKind::Store, teg::trace::MemorySpace::Global, {}, {2, 3})}, 64, 128);
+  const auto r = runSynthetic(
+      config, options, kernel, [](auto, auto) { return repeat(0, 16); },
+      [](std::uint32_t block, std::uint32_t warp, std::size_t i, int lane) {
+        return 0x10000000ull + ((block * 4ull + warp) * 16 + i) * 128 + 4ull * static_cast<std::uint64_t>(lane);
+      });
+  EXPECT_TRUE(r.extrapolated);
+  EXPECT_EQ(r.memory.dramSectors, 12u * 4u * 16u * 4u);
+  EXPECT_GE(r.cycles, 64 * 512.0 - 400);
+  EXPECT_LE(r.cycles, 64 * 512.0 * 402 / 400 + 400 + 64);
+}
+
 // Random straight-line kernels for the properties below.
 TimingResult randomRun(std::uint64_t seed, double latencyScale) {
   std::mt19937_64 rng(seed);
