@@ -230,7 +230,7 @@ TimingResult TimingEngine::finish() {
       for (auto& warp : block.warps) detail::hoistGlobalLoads(m.kernel, warp);
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
-  const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, blocks, result.blocksOnSm);
+  const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm);
   const std::vector<double> completion =
       detail::simulateSm(m.config, m.kernel, options, blocks, writeBack.policy, result);
 
@@ -271,9 +271,10 @@ TimingResult TimingEngine::finish() {
   if (m.config.l2BytesShare > 0 && result.memory.globalStores + result.memory.atomics > 0)
     result.assumptions.push_back(
         {"L2 write-back",
-         fmt::format("the SM's share of the launch touches {:.2f} MiB (projected from the simulated blocks), its L2 "
+         fmt::format("the SM's share of the launch touches {}{:.2f} MiB (projected from the simulated blocks), its L2 "
                      "share holds {:.2f} MiB",
-                     writeBack.projectedBytes / 1048576.0, writeBack.l2Bytes / 1048576.0),
+                     writeBack.upperBound ? "at most " : "", writeBack.projectedBytes / 1048576.0,
+                     writeBack.l2Bytes / 1048576.0),
          writeBack.policy == detail::WriteBack::WhenDirtied
              ? "model: the data outgrow the L2, so each sector a store dirties costs a DRAM write while the kernel runs"
          : !result.extrapolated && writeBack.projectedBytes > writeBack.l2Bytes

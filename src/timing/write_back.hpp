@@ -13,6 +13,7 @@
 
 #include "block_trace.hpp"
 #include "teg/timing/config.hpp"
+#include "teg/trace/trace.hpp"
 
 namespace teg::timing::detail {
 
@@ -21,10 +22,12 @@ enum class WriteBack : std::uint8_t { WhenDirtied, WhenEvicted };
 struct WriteBackChoice {
   WriteBack policy = WriteBack::WhenEvicted;
   double projectedBytes = 0;  // distinct sectors of the simulated blocks x blocks on the SM / simulated
+  bool upperBound = false;    // projectedBytes counts repeated sectors too (the exact count did not matter)
   double l2Bytes = 0;         // the SM's share of the L2
 };
 
-WriteBackChoice chooseWriteBack(const TimingConfig& config, const std::vector<BlockTrace>& blocks,
-                                std::uint64_t blocksOnSm);
+// projectedBytes stays 0 for a kernel without stores or atomics (nothing is ever dirty).
+WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
+                                const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm);
 
 }  // namespace teg::timing::detail
