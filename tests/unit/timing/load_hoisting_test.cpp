@@ -24,22 +24,24 @@ TimingResult straightLine(const std::vector<teg::trace::StaticInstruction>& code
       [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
 }
 
-// pc 0-1: two dependent FMAs on r5 (independent of the load); pc 2: a global load r2 <- [r1];
-// pc 3: r3 = r2 + r5.
-TimingResult loadAfterArithmetic(bool hoist) {
-  return straightLine({alu({5}, {5}), alu({5}, {5}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}), alu({3}, {2, 5})},
-                      hoist);
+// Runs `code` in order and hoisted: hoisting must save `gain` cycles and issue `firstPcs` first.
+void expectHoistingGain(const std::vector<teg::trace::StaticInstruction>& code, double gain,
+                        const std::vector<std::uint32_t>& firstPcs) {
+  const auto inOrder = straightLine(code, false);
+  const auto hoisted = straightLine(code, true);
+  EXPECT_DOUBLE_EQ(inOrder.cycles - hoisted.cycles, gain);
+  ASSERT_GE(hoisted.timeline.size(), firstPcs.size());
+  for (std::size_t i = 0; i < firstPcs.size(); ++i) EXPECT_EQ(hoisted.timeline[i].pc, firstPcs[i]) << "issue " << i;
 }
 
 TEST(LoadHoisting, AGlobalLoadMovesAboveIndependentArithmetic) {
-  // In PTX order: FMA 0 issues at 0, FMA 1 waits for its result until 4, and the load (which
-  // needs neither) issues in order right after, at 5; the add waits for the load. Hoisted: the
-  // load issues at 0 and the FMAs run under its latency, so the kernel ends 5 cycles earlier.
-  const auto inOrder = loadAfterArithmetic(false);
-  const auto hoisted = loadAfterArithmetic(true);
-  EXPECT_DOUBLE_EQ(inOrder.cycles - hoisted.cycles, 5);
-  ASSERT_GE(hoisted.timeline.size(), 1u);
-  EXPECT_EQ(hoisted.timeline.front().pc, 2u);  // the load went first
+  // pc 0-1: two dependent FMAs on r5 (independent of the load); pc 2: a global load r2 <- [r1];
+  // pc 3: r3 = r2 + r5. In PTX order: FMA 0 issues at 0, FMA 1 waits for its result until 4, and
+  // the load (which needs neither) issues in order right after, at 5; the add waits for the load.
+  // Hoisted: the load issues at 0 and the FMAs run under its latency, so the kernel ends 5 cycles
+  // earlier.
+  expectHoistingGain({alu({5}, {5}), alu({5}, {5}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}), alu({3}, {2, 5})},
+                     5, {2});
 }
 
 TEST(LoadHoisting, ALoadStaysBelowTheArithmeticThatMakesItsAddress) {
@@ -56,24 +58,14 @@ TEST(LoadHoisting, ALoadStaysBelowTheArithmeticThatMakesItsAddress) {
   EXPECT_EQ(hoisted.timeline.front().pc, 0u);
 }
 
-// pc 0-1: two dependent FMAs on r5; pc 2: the address r1 = f(r9); pc 3: a global load r2 <- [r1];
-// pc 4: r3 = r2 + r5.
-TimingResult loadWithItsAddressAfterArithmetic(bool hoist) {
-  return straightLine({alu({5}, {5}), alu({5}, {5}), alu({1}, {9}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}),
-                       alu({3}, {2, 5})},
-                      hoist);
-}
-
 TEST(LoadHoisting, AGlobalLoadMovesUpWithTheArithmeticThatMakesItsAddress) {
-  // In PTX order: FMAs at 0 and 4, the address at 5, the load at 9 (4 cycles after its address).
-  // Hoisted as ptxas would: the address at 0, the load at 4, the FMAs under its latency; the add
-  // waits for the load, which now issues 5 cycles earlier.
-  const auto inOrder = loadWithItsAddressAfterArithmetic(false);
-  const auto hoisted = loadWithItsAddressAfterArithmetic(true);
-  EXPECT_DOUBLE_EQ(inOrder.cycles - hoisted.cycles, 5);
-  ASSERT_GE(hoisted.timeline.size(), 2u);
-  EXPECT_EQ(hoisted.timeline[0].pc, 2u);
-  EXPECT_EQ(hoisted.timeline[1].pc, 3u);
+  // pc 0-1: two dependent FMAs on r5; pc 2: the address r1 = f(r9); pc 3: a global load r2 <- [r1];
+  // pc 4: r3 = r2 + r5. In PTX order: FMAs at 0 and 4, the address at 5, the load at 9 (4 cycles
+  // after its address). Hoisted as ptxas would: the address at 0, the load at 4, the FMAs under its
+  // latency; the add waits for the load, which now issues 5 cycles earlier.
+  expectHoistingGain({alu({5}, {5}), alu({5}, {5}), alu({1}, {9}), memory(InstrKind::Load, MemorySpace::Global, {2}, {1}),
+                      alu({3}, {2, 5})},
+                     5, {2, 3});
 }
 
 TEST(LoadHoisting, TheAddressArithmeticDoesNotPassAnInstructionThatReadsWhatItOverwrites) {
