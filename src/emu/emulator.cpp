@@ -156,7 +156,13 @@ RunSummary Emulator::run(const RunOptions& options) {
     const std::uint64_t available = (totalBlocks - first + stride - 1) / stride;
     selected = std::min(options.blocks->count, available);
   }
-  auto blockAt = [&](std::uint64_t i) { return first + i * stride; };
+  if (!options.blockList.empty()) {
+    for (const std::uint64_t b : options.blockList)
+      if (b >= totalBlocks)
+        throw Error(fmt::format("block {} is not in the grid of {} blocks", b, totalBlocks));
+    selected = options.blockList.size();
+  }
+  auto blockAt = [&](std::uint64_t i) { return options.blockList.empty() ? first + i * stride : options.blockList[i]; };
   std::uint64_t used = 0;
   LaunchContext ctx;
   ctx.program = &im.program;

@@ -62,6 +62,9 @@ struct RunOptions {
   std::uint64_t maxInstructions = 0;
   // Emulate only these blocks (e.g. the first wave); all blocks when empty.
   std::optional<BlockRange> blocks;
+  // Emulate exactly these blocks (linear indices, in this order) instead; takes precedence over
+  // `blocks` when not empty. An index outside the grid is an error.
+  std::vector<std::uint64_t> blockList;
   // Worker threads for blocks in parallel (TBB); 0 = all hardware threads, 1 = this thread only.
   unsigned threads = 1;
   // Receives the trace; may be null.
