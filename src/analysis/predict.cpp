@@ -74,6 +74,7 @@ Prediction predict(const PredictRequest& request) {
     sampled = std::max<std::uint64_t>(3 * static_cast<std::uint64_t>(p.occupancy.blocksPerSm), 16);
   if (request.fullGrid) sampled = 0;
   options.maxSampledBlocks = sampled;
+  options.peerBlocks = request.peerBlocks;
 
   std::vector<timing::TimingConfig> configs{base};
   for (const auto& spec : request.whatIfs) {
@@ -97,8 +98,12 @@ Prediction predict(const PredictRequest& request) {
   run.maxInstructions = request.maxInstructions;
   run.listener = &fanout;
   const std::uint64_t gridBlocks = p.kernel.grid.count();
-  const auto smBlocks = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
-  run.blocks = emu::BlockRange{0, smBlocks.size(), static_cast<std::uint64_t>(std::max(1, base.smCount))};
+  // The SM's own blocks, then the peer blocks the engine estimates L2 sharing from (see
+  // TimingEngine::finish); one run, so every listener sees one kernel.
+  run.blockList = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
+  const int slots = base.maxResidentBlocks > 0 ? std::min(options.residentBlocks, base.maxResidentBlocks) : options.residentBlocks;
+  for (const std::uint64_t peer : timing::peerBlocksOfSimulatedSm(p.kernel.grid, base.smCount, slots, options.peerBlocks).blocks)
+    run.blockList.push_back(peer);
   emulator.run(run);
 
   p.result = engines[0]->finish();

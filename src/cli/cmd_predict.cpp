@@ -27,6 +27,7 @@ struct PredictArgs {
   unsigned threads = 1;
   int regs = -1;
   int carveout = -1;
+  int peerBlocks = 8;
   std::uint32_t dynamicSmem = 0;
 };
 
@@ -138,6 +139,9 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_option("--what-if", a->whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
   app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
   app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)");
+  app.add_option("--peer-blocks", a->peerBlocks,
+                 "Blocks of other SMs to trace for the data they share through the L2 (default 8; 0: none)")
+      ->check(CLI::Range(0, 1024));
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
   app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions");
   app.add_option("--carveout", a->carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
@@ -156,6 +160,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.whatIfs = a->whatIfs;
     request.fullGrid = a->full;
     request.sampledBlocks = a->sampleBlocks;
+    request.peerBlocks = a->peerBlocks;
     request.threads = a->threads;
     request.maxInstructions = a->maxInstructions;
     request.nvccArgs = a->nvccArgs;

@@ -142,11 +142,12 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
   const auto& m = r.memory;
   out += "\nMemory (simulated part)\n";
   std::vector<std::pair<std::string, std::string>> mem;
-  mem.emplace_back("global", fmt::format("{} loads, {} stores, {} atomics; {} sectors: {} L1 hits, {} L2 hits; "
+  mem.emplace_back("global", fmt::format("{} loads, {} stores, {} atomics; {} sectors: {} L1 hits, {} L2 hits{}; "
                                          "{} DRAM sectors ({} reads, {} write-backs)",
                                          m.globalLoads, m.globalStores, m.atomics, m.sectorsRequested, m.l1Hits,
-                                         m.l2Hits, m.dramSectors, m.dramSectors - m.dramWriteSectors,
-                                         m.dramWriteSectors));
+                                         m.l2Hits,
+                                         m.l2PeerHits > 0 ? fmt::format(" ({} brought in by other SMs)", m.l2PeerHits) : "",
+                                         m.dramSectors, m.dramSectors - m.dramWriteSectors, m.dramWriteSectors));
   mem.emplace_back("shared", fmt::format("{} requests, {} wavefronts ({:.2f} per request)", m.sharedRequests,
                                          m.sharedWavefronts,
                                          m.sharedRequests ? static_cast<double>(m.sharedWavefronts) / static_cast<double>(m.sharedRequests) : 0.0));
@@ -254,6 +255,7 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
           {"load_bucket_cycles", r.bucketCycles},
           {"memory", {{"global_loads", m.globalLoads}, {"global_stores", m.globalStores}, {"atomics", m.atomics},
                       {"sectors", m.sectorsRequested}, {"l1_hits", m.l1Hits}, {"l2_hits", m.l2Hits},
+                      {"l2_hits_from_other_sms", m.l2PeerHits},
                       {"dram_sectors", m.dramSectors}, {"dram_write_sectors", m.dramWriteSectors},
                       {"dram_bytes", m.dramBytes},
                       {"shared_requests", m.sharedRequests}, {"shared_wavefronts", m.sharedWavefronts}}},

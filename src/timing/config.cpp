@@ -165,7 +165,7 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
                           "assumption: NVIDIA does not publish it; defaults of TimingConfig"});
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
   c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
-                          "model: the simulated SM sees its share of memory.l2_bytes; data other SMs bring in is not seen"});
+                          "model: the simulated SM holds its share of memory.l2_bytes; what other SMs bring in: see 'L2 shared with other SMs'"});
   c.dramBytesPerCycle = d.memory.dramBandwidthGBs * 1e9 / (d.smCount * c.clockMhz * 1e6);
   c.provenance.push_back({"DRAM bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.dramBytesPerCycle),
                           fmt::format("memory.dram_bandwidth_gbs {:g} GB/s (datasheet peak) / SMs / clock", d.memory.dramBandwidthGBs)});

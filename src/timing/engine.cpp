@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <random>
 #include <unordered_map>
 
 #include "block_trace.hpp"
 #include "bounds.hpp"
+#include "l2_sharing.hpp"
 #include "load_hoisting.hpp"
 #include "sm_model.hpp"
 #include "teg/support/error.hpp"
@@ -51,6 +53,42 @@ std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smC
   return blocks;
 }
 
+PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int residentBlocks, int count) {
+  PeerSample sample;
+  if (smCount < 2 || count <= 0) return sample;
+  const auto sms = static_cast<std::uint64_t>(smCount);
+  const std::uint64_t wave = std::min(grid.count(), sms * static_cast<std::uint64_t>(std::max(1, residentBlocks)));
+  std::vector<bool> excluded(wave, false);  // SM 0's first-wave blocks and their grid neighbours
+  const std::int64_t gx = grid.x, gy = grid.y, gz = grid.z;
+  for (std::uint64_t b = 0; b < wave; b += sms) {
+    const auto x = static_cast<std::int64_t>(b % grid.x), y = static_cast<std::int64_t>(b / grid.x % grid.y),
+               z = static_cast<std::int64_t>(b / (std::uint64_t{grid.x} * grid.y));
+    // The 3 x 3 x 3 neighbourhood: diagonal neighbours share a corner sector of a 2-D halo.
+    for (std::int64_t dz = -1; dz <= 1; ++dz)
+      for (std::int64_t dy = -1; dy <= 1; ++dy)
+        for (std::int64_t dx = -1; dx <= 1; ++dx) {
+          const std::int64_t nx = x + dx, ny = y + dy, nz = z + dz;
+          if (nx < 0 || ny < 0 || nz < 0 || nx >= gx || ny >= gy || nz >= gz) continue;
+          const auto n = static_cast<std::uint64_t>(nx + gx * (ny + gy * nz));
+          if (n < wave) excluded[n] = true;
+        }
+  }
+  std::vector<std::uint64_t> candidates;
+  for (std::uint64_t b = 0; b < wave; ++b)
+    if (!excluded[b]) candidates.push_back(b);
+  sample.population = candidates.size();
+  const auto wanted = std::min<std::uint64_t>(candidates.size(), static_cast<std::uint64_t>(count));
+  // Drawn at random (a fixed seed: the same launch always gets the same peers): evenly spaced
+  // peers alias with the grid's shape. A 32 x 32 grid on 108 SMs puts SM 0's first wave in rows
+  // {0, 3, 6, 10, ...} and columns {0, 12, 24, 4, ...}, and every 107th block lies in none of them.
+  std::mt19937_64 random(0x7465672d6c32ull);
+  for (std::uint64_t i = 0; i < wanted; ++i)  // a partial Fisher-Yates shuffle
+    std::swap(candidates[i], candidates[i + random() % (candidates.size() - i)]);
+  sample.blocks.assign(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(wanted));
+  std::sort(sample.blocks.begin(), sample.blocks.end());
+  return sample;
+}
+
 struct TimingEngine::Impl {
   TimingConfig config;
   EngineOptions options;
@@ -59,6 +97,13 @@ struct TimingEngine::Impl {
   std::vector<detail::BlockTrace> blocks;                    // in SM order
   std::vector<bool> recorded;
   detail::BlockTrace* current = nullptr;
+  // Peer blocks (EngineOptions::peerBlocks): the distinct sectors each reads, sorted.
+  std::unordered_map<std::uint64_t, std::size_t> peerPosition;
+  std::vector<std::vector<std::uint64_t>> peerSectors;
+  std::vector<bool> peerTraced;
+  std::uint64_t peerPopulation = 0;  // the blocks the peers were drawn from
+  std::vector<std::uint64_t>* currentPeer = nullptr;
+  std::vector<std::uint64_t> scratchSectors;
   bool haveKernel = false;
 
   // no-divergence what-if: per warp of the current block, its full mask (the lanes of its first
@@ -88,6 +133,42 @@ struct TimingEngine::Impl {
   std::uint32_t idealMask = 0;             // the last conflict-free wavefront count and its key
   unsigned idealBytes = 0;
   std::uint16_t idealWavefronts = 0;
+
+  // A peer block contributes only the sectors its global reads and atomics touch (what the
+  // simulated SM's reads can find in the L2).
+  void recordPeer(const trace::WarpInstruction& r) {
+    const auto& s = kernel.instructions[r.pc];
+    if (r.activeMask == 0 || (s.kind != trace::InstrKind::Load && s.kind != trace::InstrKind::Atomic)) return;
+    if (s.space != trace::MemorySpace::Global && s.space != trace::MemorySpace::Texture) return;
+    scratchSectors.clear();
+    trace::globalAccessShape(r.addresses, r.activeMask, std::max<unsigned>(1, s.accessBytes),
+                             static_cast<unsigned>(config.sectorBytes), static_cast<unsigned>(config.lineBytes),
+                             &scratchSectors);
+    currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
+  }
+
+  // The distinct sectors the simulated SM's first `count` blocks read (global reads and atomics,
+  // as recordPeer counts them), sorted.
+  std::vector<std::uint64_t> firstWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t count) const {
+    std::vector<std::uint64_t> sectors;
+    for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
+      const detail::BlockTrace& block = traced[b];
+      for (const auto& warp : block.warps)
+        for (const detail::WarpOp& op : warp) {
+          if (op.memory == detail::kNoMemory) continue;
+          const auto& s = kernel.instructions[op.pc];
+          if ((s.kind != trace::InstrKind::Load && s.kind != trace::InstrKind::Atomic) ||
+              (s.space != trace::MemorySpace::Global && s.space != trace::MemorySpace::Texture))
+            continue;
+          const detail::MemoryRequest& m = block.memory[op.memory];
+          sectors.insert(sectors.end(), block.sectors.begin() + m.firstSector,
+                         block.sectors.begin() + m.firstSector + m.sectorCount);
+        }
+    }
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    return sectors;
+  }
 
   void record(const trace::WarpInstruction& r) {
     if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
@@ -187,6 +268,16 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->blocks.assign(order.size(), {});
   impl_->recorded.assign(order.size(), false);
   impl_->position.clear();
+  impl_->peerPosition.clear();
+  impl_->peerSectors.clear();
+  impl_->currentPeer = nullptr;
+  int slots = impl_->options.residentBlocks;
+  if (impl_->config.maxResidentBlocks > 0) slots = std::min(slots, impl_->config.maxResidentBlocks);
+  const PeerSample peers = peerBlocksOfSimulatedSm(kernel.grid, impl_->config.smCount, slots, impl_->options.peerBlocks);
+  impl_->peerPopulation = peers.population;
+  impl_->peerSectors.resize(peers.blocks.size());
+  impl_->peerTraced.assign(peers.blocks.size(), false);
+  for (std::size_t i = 0; i < peers.blocks.size(); ++i) impl_->peerPosition[peers.blocks[i]] = i;
   for (std::size_t i = 0; i < order.size(); ++i) {
     impl_->position[order[i]] = i;
     impl_->blocks[i].block = static_cast<std::uint32_t>(order[i]);
@@ -197,16 +288,28 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
 void TimingEngine::beginBlock(std::uint32_t block) {
   const auto it = impl_->position.find(block);
   impl_->current = it == impl_->position.end() ? nullptr : &impl_->blocks[it->second];
+  const auto peer = impl_->current == nullptr ? impl_->peerPosition.find(block) : impl_->peerPosition.end();
+  impl_->currentPeer = peer == impl_->peerPosition.end() ? nullptr : &impl_->peerSectors[peer->second];
+  if (impl_->currentPeer != nullptr) impl_->peerTraced[peer->second] = true;
   impl_->fullMask.clear();
   impl_->packed.clear();
   if (impl_->current != nullptr) impl_->recorded[it->second] = true;
 }
 
 void TimingEngine::instruction(const trace::WarpInstruction& record) {
-  if (impl_->current != nullptr && record.pc < impl_->kernel.instructions.size()) impl_->record(record);
+  if (record.pc >= impl_->kernel.instructions.size()) return;
+  if (impl_->current != nullptr) impl_->record(record);
+  else if (impl_->currentPeer != nullptr) impl_->recordPeer(record);
 }
 
-void TimingEngine::endBlock(std::uint32_t) { impl_->current = nullptr; }
+void TimingEngine::endBlock(std::uint32_t) {
+  impl_->current = nullptr;
+  if (auto* peer = impl_->currentPeer) {
+    std::sort(peer->begin(), peer->end());
+    peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
+    impl_->currentPeer = nullptr;
+  }
+}
 
 TimingResult TimingEngine::finish() {
   Impl& m = *impl_;
@@ -231,8 +334,22 @@ TimingResult TimingEngine::finish() {
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
   const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm);
+  // Data other SMs bring into the L2: the simulated SM's first wave against the traced peers,
+  // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
+  // part of the sample). Only where the SM has an L2 share that tracks lines.
+  detail::L2Sharing sharing;
+  const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
+  const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
+  if (sharedL2) {
+    std::vector<std::vector<std::uint64_t>> peers;
+    for (std::size_t i = 0; i < m.peerSectors.size(); ++i)
+      if (m.peerTraced[i]) peers.push_back(std::move(m.peerSectors[i]));
+    const std::uint64_t ownWave = std::min<std::uint64_t>(slotCount, result.blocksOnSm);
+    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, ownWave), peers,
+                                        static_cast<double>(m.peerPopulation), m.config.smCount);
+  }
   const std::vector<double> completion =
-      detail::simulateSm(m.config, m.kernel, options, blocks, writeBack.policy, result);
+      detail::simulateSm(m.config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, result);
 
   result.blocksSimulated = blocks.size();
   const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
@@ -280,6 +397,27 @@ TimingResult TimingEngine::finish() {
          : !result.extrapolated && writeBack.projectedBytes > writeBack.l2Bytes
              ? "model: every block simulated, so a dirty sector costs its DRAM write when the L2 evicts it"
              : "model: the data fit in the L2, so dirty sectors stay there (a DRAM write only when one is evicted)"});
+  if (sharedL2)
+    result.assumptions.push_back(
+        sharing.peers == 0
+            ? timing::Provenance{"L2 shared with other SMs", "not estimated",
+                                 "no peer block traced (a grid of one SM's blocks, or --peer-blocks 0): each SM "
+                                 "fetches everything it reads itself"}
+        : sharing.peersSharing < detail::kMinPeersSharing
+            ? timing::Provenance{"L2 shared with other SMs", "not counted",
+                                 fmt::format("{} of {} peer blocks of other SMs traced read data this SM reads: too "
+                                             "few to extrapolate to the wave, so each SM fetches what it reads itself",
+                                             sharing.peersSharing, sharing.peers)}
+            : timing::Provenance{
+                  "L2 shared with other SMs",
+                  fmt::format("{:.1f} % of the {} sectors the first wave reads are read by {:.1f} other running "
+                              "blocks too; this SM fetches {:.1f} % of its L2 misses from DRAM",
+                              100 * sharing.sharedFraction, sharing.ownSectors, sharing.otherBlocks,
+                              100 * sharing.ownFetchFraction),
+                  fmt::format("model (l2_sharing.hpp): {} of {} peer blocks of other SMs traced share data with "
+                              "it; a sector k SMs read is fetched once, by this SM with probability 1/k, and found "
+                              "in the L2 (at its hit latency) otherwise",
+                              sharing.peersSharing, sharing.peers)});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
                                 "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});

@@ -5,9 +5,11 @@
 
 namespace teg::timing::detail {
 
-MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack)
+MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, double ownFetchFraction)
     : config_(config),
       writeBack_(writeBack),
+      ownFetchFraction_(ownFetchFraction),
+      sectorsPerLine_(std::max(1, config.lineBytes / std::max(1, config.sectorBytes))),
       l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
@@ -89,9 +91,18 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, Access kind, Me
     writeThrough = kind != Access::Read && !hit;
   } else if (kind == Access::Read) {
     hit = l2_.access(sector);
+    // A miss in this SM's share that another SM has already brought into the (one, shared) L2.
+    if (!hit && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction_)) {
+      hit = true;
+      ++counters.l2PeerHits;
+    }
   } else {
     const auto w = l2_.write(sector);  // a miss allocates the sector without reading it
     hit = w.hit;
+    if (!hit && kind == Access::Atomic && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction_)) {
+      hit = true;  // an atomic on data other SMs update too (a histogram's bins): already in the L2
+      ++counters.l2PeerHits;
+    }
     writeThrough = writeBack_ == WriteBack::WhenDirtied && !w.wasDirty;
   }
   const int evictedWrites = l2Tracks && writeBack_ == WriteBack::WhenEvicted ? l2_.evictedDirtySectors() : 0;

@@ -5,14 +5,15 @@
 // one latency later). The number of sectors in flight is bounded by C_mem (Lai eq. 3.1-3.2).
 //
 // Not modelled: DRAM pages and partition skew beyond the bandwidth share (Lai §3.2.3.5), the
-// TLB, L2 slices (the L2 is one pipe), interference from other SMs except
-// through the bandwidth share.
+// TLB, L2 slices (the L2 is one pipe), interference from other SMs except through the bandwidth
+// share and the data they bring into the L2 (l2_sharing.hpp).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "cache.hpp"
+#include "l2_sharing.hpp"
 #include "teg/timing/config.hpp"
 #include "teg/timing/result.hpp"
 #include "write_back.hpp"
@@ -21,7 +22,9 @@ namespace teg::timing::detail {
 
 class MemorySystem {
  public:
-  MemorySystem(const TimingConfig& config, WriteBack writeBack);
+  // `ownFetchFraction`: of the reads that miss this SM's L2 share, the fraction it fetches from
+  // DRAM itself; the others find the sector brought in by another SM (l2_sharing.hpp).
+  MemorySystem(const TimingConfig& config, WriteBack writeBack, double ownFetchFraction = 1.0);
 
   // Sectors in flight at `at` (a request issued at or after the last issue).
   int inFlight(double at) const;
@@ -54,6 +57,10 @@ class MemorySystem {
 
   const TimingConfig& config_;
   WriteBack writeBack_;
+  double ownFetchFraction_ = 1.0;
+  // Another SM fetched a whole line or none of it (the decision is per line): a warp's request
+  // for one line then waits for DRAM with probability ownFetchFraction, not 1 - (1 - it)^sectors.
+  int sectorsPerLine_ = 4;
   SectoredCache l1_;
   SectoredCache l2_;
   // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once.

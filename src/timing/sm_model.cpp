@@ -143,9 +143,9 @@ struct Slot {
 class Sm {
  public:
   Sm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-     const std::vector<BlockTrace>& blocks, WriteBack writeBack, TimingResult& result)
+     const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction, TimingResult& result)
       : config_(config), kernel_(kernel), options_(options), blocks_(blocks), result_(result),
-        memory_(config, writeBack), loads_(kClassCount, options.loadBuckets) {
+        memory_(config, writeBack, ownFetchFraction), loads_(kClassCount, options.loadBuckets) {
     decode();
     const int slots = std::max(1, options.residentBlocks);
     const int warpsPerBlock = static_cast<int>(kernel.warpsPerBlock());
@@ -961,8 +961,9 @@ class Sm {
 }  // namespace
 
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-                               const std::vector<BlockTrace>& blocks, WriteBack writeBack, TimingResult& result) {
-  Sm sm(config, kernel, options, blocks, writeBack, result);
+                               const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction,
+                               TimingResult& result) {
+  Sm sm(config, kernel, options, blocks, writeBack, ownFetchFraction, result);
   return sm.run();
 }
 

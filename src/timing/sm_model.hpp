@@ -17,8 +17,9 @@ namespace teg::timing::detail {
 
 // Runs `blocks` (in the order the SM starts them) and fills the simulated part of `result`
 // (everything except extrapolation and the bound). Returns each block's completion time.
+// `ownFetchFraction`: see MemorySystem (1: no data brought into the L2 by other SMs).
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel,
                                const EngineOptions& options, const std::vector<BlockTrace>& blocks,
-                               WriteBack writeBack, TimingResult& result);
+                               WriteBack writeBack, double ownFetchFraction, TimingResult& result);
 
 }  // namespace teg::timing::detail

@@ -26,6 +26,9 @@ struct PredictRequest {
   // `fullGrid` simulates every block of the SM's share.
   std::uint64_t sampledBlocks = 0;
   bool fullGrid = false;
+  // Blocks of other SMs' first wave traced besides the SM's own, to estimate what they bring into
+  // the shared L2 (timing/l2_sharing.hpp); 0 = none. Each costs one more emulated block.
+  int peerBlocks = 8;
   unsigned threads = 1;                  // emulator worker threads
   std::uint64_t maxInstructions = 0;     // emulator safety limit (0 = none)
   std::vector<std::string> nvccArgs;     // extra nvcc arguments for a .cu source

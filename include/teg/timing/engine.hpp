@@ -27,11 +27,27 @@ struct EngineOptions {
   int timelineWarps = 4;           // warps whose first instructions go into the timeline
   int timelineInstructions = 40;
   int loadBuckets = 64;            // resolution of the load-over-time series
+  // Peer blocks: blocks other SMs run alongside the first wave, traced (their global reads only)
+  // to estimate the data other SMs bring into the shared L2 (l2_sharing.hpp). 0: none.
+  int peerBlocks = 0;
 };
 
 // Which blocks the simulated SM runs, in the order it starts them (for asking the emulator to
 // run only those): blocks 0, S, 2S, ... of a grid of `gridBlocks`, at most `limit` (0 = all).
 std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit);
+
+// The peer blocks the engine traces besides the simulated SM's (for asking the emulator to run
+// them too): `count` blocks drawn at random (fixed seed) from the population of blocks other SMs
+// run alongside SM 0's first wave — blocks [0, min(grid, smCount x residentBlocks)) that SM 0
+// does not run and that are not grid neighbours (diagonals too) of one it runs in that wave —
+// in increasing order; all of them when there are no more than `count`. Neighbours are left out
+// because what they share (a stencil's halo) is local: scaled up to the wave as a random
+// sample would be, one neighbour drawn reads as sharing everywhere.
+struct PeerSample {
+  std::vector<std::uint64_t> blocks;
+  std::uint64_t population = 0;  // the blocks they were drawn from
+};
+PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int residentBlocks, int count);
 
 class TimingEngine final : public trace::TraceListener {
  public:

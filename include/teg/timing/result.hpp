@@ -48,6 +48,7 @@ struct MemoryCounters {
   std::uint64_t globalLoads = 0, globalStores = 0, atomics = 0;
   std::uint64_t sectorsRequested = 0;  // 32-B sectors the accesses touched
   std::uint64_t l1Hits = 0, l2Hits = 0, dramSectors = 0;
+  std::uint64_t l2PeerHits = 0;        // of l2Hits: sectors other SMs had brought into the L2 (l2_sharing.hpp)
   std::uint64_t dramWriteSectors = 0;  // of dramSectors: write-backs of sectors stores dirtied (write_back.hpp)
   std::uint64_t l2SlotSectors = 0;     // L2-served sectors that held a C_mem slot (no L2 bandwidth figure)
   std::uint64_t sharedRequests = 0, sharedWavefronts = 0;

@@ -1,0 +1,44 @@
+// Data other SMs bring into the L2. The L2 is one cache for the whole GPU, but the simulated SM
+// sees only its own blocks and its share of the L2, so a tile that every SM reads (a GEMM's
+// panels, a lookup table, SpMV's x) would cost each SM its own DRAM fetch. The engine therefore
+// also traces a few peer blocks — blocks that other SMs run alongside the simulated SM's first
+// wave — and estimates from the overlap of their sectors with the SM's how many other SMs read
+// the same data at about the same time. A sector that k SMs read is fetched from DRAM once: by
+// this SM with probability 1/k, otherwise it is already in the L2 when this SM asks for it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace teg::timing::detail {
+
+inline constexpr std::size_t kMinPeersSharing = 2;
+
+struct L2Sharing {
+  // Of the sectors the SM's L2 share misses on a read, the fraction it fetches from DRAM itself
+  // (the rest another SM has brought into the L2). 1 when nothing is shared or nothing sampled.
+  double ownFetchFraction = 1.0;
+  double sharedFraction = 0;  // of the SM's first-wave sectors, those other running blocks read too
+  double otherBlocks = 0;     // how many other running blocks read each shared sector
+  double otherSms = 0;        // on how many other SMs: min(SMs - 1, otherBlocks)
+  std::size_t peers = 0;       // peer blocks traced
+  std::size_t peersSharing = 0;  // of them, those that read any sector the SM's first wave reads
+  std::size_t ownSectors = 0;  // distinct sectors the SM's first wave reads
+};
+
+// `own`: distinct sectors (sorted) the simulated SM's first-wave blocks read; `peers`: the same
+// for each traced peer block; `otherBlocksInWave`: the population the peers were drawn from
+// (blocks other SMs run alongside the first wave, grid neighbours excepted: TimingEngine's
+// peerBlocksOfSimulatedSm). Sharing seen by fewer than kMinPeersSharing peers is not counted:
+// one draw scaled up to the whole wave is mostly noise.
+L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<std::vector<std::uint64_t>>& peers,
+                            double otherBlocksInWave, int smCount);
+
+// Whether another SM fetched `line` (a cache line's index; the caller decides per line) before
+// this one asked for it, given the SM's own fetch fraction: a fixed hash of the line against the
+// fraction, so the same fraction of a large set of lines is fetched by this SM, deterministically
+// and independently of access order.
+bool fetchedByAnotherSm(std::uint64_t line, double ownFetchFraction);
+
+}  // namespace teg::timing::detail

@@ -1,0 +1,118 @@
+// Data other SMs bring into the shared L2 (src/timing/l2_sharing.hpp), worked by hand: a launch
+// of 8 one-warp blocks on 4 SMs with 2 resident blocks each. SM 0 runs blocks 0 and 4 in the
+// first wave; blocks 1, 3 and 5 are their grid neighbours, so the peers are blocks 2, 6 and 7
+// (all of the population of 3).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "synthetic.hpp"
+
+using namespace teg::timing;
+using namespace teg::timing::test;
+using teg::trace::InstrKind;
+using teg::trace::MemorySpace;
+
+namespace {
+
+constexpr std::uint64_t kTable = 0x10000000ull;    // lines every block reads
+constexpr std::uint64_t kPrivate = 0x20000000ull;  // lines of one block
+
+// Each block loads `tableLines` lines of the table, then `privateLines` lines of its own; a load
+// is one coalesced line (4 sectors).
+TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks) {
+  auto config = simpleConfig(4, 1, 1);
+  config.smCount = 4;
+  config.l2BytesShare = 64 * 1024;  // everything the SM reads fits in its share
+  EngineOptions options;
+  options.residentBlocks = 2;
+  options.peerBlocks = peerBlocks;
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 8, 32);
+  const auto loads = static_cast<std::size_t>(tableLines + privateLines);
+  return runSynthetic(config, options, kernel, [&](auto, auto) { return repeat(0, loads); },
+                      [&](std::uint32_t block, auto, std::size_t i, int lane) {
+                        const auto l = static_cast<std::uint64_t>(lane) * 4;
+                        return i < static_cast<std::size_t>(tableLines)
+                                   ? kTable + i * 128 + l
+                                   : kPrivate + (block * 1000ull + i) * 128 + l;
+                      });
+}
+
+std::string sharingValue(const TimingResult& r) {
+  for (const auto& a : r.assumptions)
+    if (a.parameter == "L2 shared with other SMs") return a.value;
+  return "(none)";
+}
+
+TEST(L2Sharing, ATableEveryRunningBlockReadsIsFetchedOncePerGpu) {
+  // 32 table lines (128 sectors). Each of the 3 peers reads all 128 of the SM's sectors: mean
+  // other readers D = 3/3 x 384/128 = 3, every sector touched (q = 1), so a = 1 and d = 3 (the
+  // fit's D/d (1 - (1 - d/3)^3) = q holds at d = 3). Three other SMs: this SM fetches 1/4.
+  const auto shared = runTableKernel(32, 0, 8);
+  EXPECT_NE(sharingValue(shared).find("100.0 % of the 128 sectors"), std::string::npos) << sharingValue(shared);
+  EXPECT_NE(sharingValue(shared).find("read by 3.0 other running blocks"), std::string::npos) << sharingValue(shared);
+  EXPECT_NE(sharingValue(shared).find("fetches 25.0 %"), std::string::npos) << sharingValue(shared);
+  // Block 0 misses on all 128 sectors; block 4 then hits in the SM's share. A line is fetched
+  // from DRAM by this SM or found in the L2 whole: 32 lines at 1/4 each, 8 expected (binomial sd
+  // 2.4), and every miss is one or the other.
+  EXPECT_EQ(shared.memory.dramSectors % 4, 0u);
+  EXPECT_GE(shared.memory.dramSectors, 4u * 2);
+  EXPECT_LE(shared.memory.dramSectors, 4u * 14);
+  EXPECT_EQ(shared.memory.dramSectors + shared.memory.l2PeerHits, 128u);
+  EXPECT_EQ(shared.memory.l2Hits, 128u + shared.memory.l2PeerHits);
+  // Without peers the SM fetches all 128 itself, and says so.
+  const auto alone = runTableKernel(32, 0, 0);
+  EXPECT_EQ(alone.memory.dramSectors, 128u);
+  EXPECT_EQ(alone.memory.l2PeerHits, 0u);
+  EXPECT_EQ(sharingValue(alone), "not estimated");
+  // L2 hits instead of DRAM fetches: block 0's loads complete sooner.
+  EXPECT_LT(shared.cycles, alone.cycles);
+}
+
+TEST(L2Sharing, ATableBesidePrivateDataIsSharedOnlyInPart) {
+  // 16 table lines + 16 private lines per block: the SM's first wave reads 64 table sectors and
+  // 2 x 64 private ones (192). Each peer overlaps the 64 table sectors: D = 192/192 = 1,
+  // q = 64/192 = 1/3. The fit: at d = 1, (1 - (2/3)^3) = 19/27 > 1/3; at d = 3 (all), 1/3 = q.
+  // So a third of the sectors are read by all 3 others: 2/3 + 1/3 x 1/4 = 75 % fetched here.
+  const auto r = runTableKernel(16, 16, 8);
+  EXPECT_NE(sharingValue(r).find("33.3 % of the 192 sectors"), std::string::npos) << sharingValue(r);
+  EXPECT_NE(sharingValue(r).find("read by 3.0 other running blocks"), std::string::npos) << sharingValue(r);
+  EXPECT_NE(sharingValue(r).find("fetches 75.0 %"), std::string::npos) << sharingValue(r);
+}
+
+TEST(L2Sharing, PrivateDataIsNotShared) {
+  // No peer reads what the SM reads: each SM fetches everything (2 blocks x 32 lines x 4).
+  const auto r = runTableKernel(0, 32, 8);
+  EXPECT_EQ(sharingValue(r), "not counted");
+  EXPECT_EQ(r.memory.dramSectors, 256u);
+  EXPECT_EQ(r.memory.l2PeerHits, 0u);
+}
+
+TEST(L2Sharing, PeersAreRunningBlocksOfOtherSmsAwayFromTheSmsOwn) {
+  // A 32 x 32 grid on 108 SMs with 8 resident blocks: the first wave is blocks 0-863 (rows 0-26).
+  // SM 0 runs 0, 108, ..., 756: (0,0) in a corner (3 neighbours) and 7 blocks inside the grid
+  // (8 neighbours each), so the population is 864 - 8 - 3 - 7 x 8 = 797.
+  const teg::trace::Dim3 grid{32, 32, 1};
+  const PeerSample sample = peerBlocksOfSimulatedSm(grid, 108, 8, 8);
+  EXPECT_EQ(sample.population, 797u);
+  ASSERT_EQ(sample.blocks.size(), 8u);
+  EXPECT_TRUE(std::is_sorted(sample.blocks.begin(), sample.blocks.end()));
+  EXPECT_EQ(std::set<std::uint64_t>(sample.blocks.begin(), sample.blocks.end()).size(), 8u);
+  for (const std::uint64_t b : sample.blocks) {
+    EXPECT_LT(b, 864u);
+    EXPECT_NE(b % 108, 0u) << b;
+    for (std::uint64_t own = 0; own < 864; own += 108) {
+      const auto dx = static_cast<long>(b % 32) - static_cast<long>(own % 32);
+      const auto dy = static_cast<long>(b / 32) - static_cast<long>(own / 32);
+      EXPECT_FALSE(std::labs(dx) <= 1 && std::labs(dy) <= 1) << b << " neighbours " << own;
+    }
+  }
+  // The same launch gets the same peers; fewer candidates than asked for: all of them.
+  EXPECT_EQ(peerBlocksOfSimulatedSm(grid, 108, 8, 8).blocks, sample.blocks);
+  const PeerSample small = peerBlocksOfSimulatedSm(teg::trace::Dim3{8, 1, 1}, 4, 2, 8);
+  EXPECT_EQ(small.blocks, (std::vector<std::uint64_t>{2, 6, 7}));
+  EXPECT_TRUE(peerBlocksOfSimulatedSm(grid, 1, 8, 8).blocks.empty());  // one SM: no other SMs
+}
+
+}  // namespace
