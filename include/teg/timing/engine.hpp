@@ -3,7 +3,8 @@
 // issue per warp with a register scoreboard, functional units with per-class latencies and issue
 // intervals, barriers, blocks arriving as slots free (N_slot from the occupancy code), and a
 // memory pipeline (coalesced sectors, shared-memory wavefronts, L1, this SM's share of L2 and of
-// the DRAM bandwidth, a concurrency limit). The GPU is the simulated SM times the waves (Kim
+// the DRAM bandwidth, a concurrency limit; the data other SMs bring into the L2, estimated from a
+// few traced peer blocks). The GPU is the simulated SM times the waves (Kim
 // eq. 3.2): the busiest SM receives blocks smId, smId + S, smId + 2S, ... (round-robin), and for
 // long launches the first blocks are simulated and the rest extrapolated from the steady state.
 //
