@@ -11,6 +11,9 @@
 namespace teg::timing::detail {
 
 inline constexpr std::uint32_t kNoMemory = 0xffffffffu;
+// Set in the sector id of a local-memory access (per thread, never shared; kept apart from
+// global sectors, which are byte addresses / sector size and never reach bit 62).
+inline constexpr std::uint64_t kLocalSectorTag = std::uint64_t{1} << 62;
 
 struct WarpOp {
   std::uint32_t pc = 0;

@@ -217,12 +217,12 @@ struct TimingEngine::Impl {
           // emulator reports per-thread addresses, so count it as perfectly coalesced.
           // Interleaved layout: word o of lane l of warp w sits at ((w·words + o)·32 + l)·4, so a
           // warp's access of one offset is one contiguous run of sectors; tag it with the warp so
-          // that different warps never share lines, and set bit 62 to keep it apart from global.
+          // that different warps never share lines, and tag it (kLocalSectorTag) to keep it apart from global.
           const auto sectors = (shape.bytesRequested + config.sectorBytes - 1) / config.sectorBytes;
           const std::uint64_t warpId = std::uint64_t{r.block} * kernel.warpsPerBlock() + r.warp;
           const std::uint64_t base = (warpId << 32) + r.addresses[0] / 4 * 128 / config.sectorBytes;
           current->sectors.resize(m.firstSector);
-          for (std::uint32_t i = 0; i < sectors; ++i) current->sectors.push_back((base + i) | (std::uint64_t{1} << 62));
+          for (std::uint32_t i = 0; i < sectors; ++i) current->sectors.push_back((base + i) | detail::kLocalSectorTag);
           shape.sectors = sectors;
         }
         m.sectorCount = static_cast<std::uint16_t>(shape.sectors);

@@ -92,7 +92,8 @@ double MemorySystem::throughL2(double now, std::uint64_t sector, Access kind, Me
   } else if (kind == Access::Read) {
     hit = l2_.access(sector);
     // A miss in this SM's share that another SM has already brought into the (one, shared) L2.
-    if (!hit && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction_)) {
+    // Local memory is per thread: no other SM reads it.
+    if (!hit && (sector & kLocalSectorTag) == 0 && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction_)) {
       hit = true;
       ++counters.l2PeerHits;
     }

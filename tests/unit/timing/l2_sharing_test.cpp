@@ -19,18 +19,26 @@ namespace {
 constexpr std::uint64_t kTable = 0x10000000ull;    // lines every block reads
 constexpr std::uint64_t kPrivate = 0x20000000ull;  // lines of one block
 
-// Each block loads `tableLines` lines of the table, then `privateLines` lines of its own; a load
-// is one coalesced line (4 sectors).
-TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks) {
+// Each block loads `tableLines` lines of the table, then `privateLines` lines of its own (of
+// global memory, or of each thread's local memory with `localPrivate`); a load is one coalesced
+// line (4 sectors).
+TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks, bool localPrivate = false) {
   auto config = simpleConfig(4, 1, 1);
   config.smCount = 4;
   config.l2BytesShare = 64 * 1024;  // everything the SM reads fits in its share
   EngineOptions options;
   options.residentBlocks = 2;
   options.peerBlocks = peerBlocks;
-  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 8, 32);
-  const auto loads = static_cast<std::size_t>(tableLines + privateLines);
-  return runSynthetic(config, options, kernel, [&](auto, auto) { return repeat(0, loads); },
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {2}, {1}),
+                                memory(InstrKind::Load, MemorySpace::Local, {3}, {1})},
+                               8, 32);
+  return runSynthetic(config, options, kernel,
+                      [&](auto, auto) {
+                        auto pcs = repeat(0, static_cast<std::size_t>(tableLines));
+                        const auto own = repeat(localPrivate ? 1 : 0, static_cast<std::size_t>(privateLines));
+                        pcs.insert(pcs.end(), own.begin(), own.end());
+                        return pcs;
+                      },
                       [&](std::uint32_t block, auto, std::size_t i, int lane) {
                         const auto l = static_cast<std::uint64_t>(lane) * 4;
                         return i < static_cast<std::size_t>(tableLines)
@@ -87,6 +95,16 @@ TEST(L2Sharing, PrivateDataIsNotShared) {
   EXPECT_EQ(sharingValue(r), "not counted");
   EXPECT_EQ(r.memory.dramSectors, 256u);
   EXPECT_EQ(r.memory.l2PeerHits, 0u);
+}
+
+TEST(L2Sharing, LocalMemoryIsNeverBroughtInByAnotherSm) {
+  // The shared table of the first test, then 8 loads of each thread's local memory (private:
+  // 2 blocks x 8 x 4 sectors, all from DRAM). The table's lines are decided as before, so the
+  // hits brought in by other SMs are the table's alone.
+  const auto tableOnly = runTableKernel(32, 0, 8);
+  const auto withLocal = runTableKernel(32, 8, 8, true);
+  EXPECT_EQ(withLocal.memory.l2PeerHits, tableOnly.memory.l2PeerHits);
+  EXPECT_EQ(withLocal.memory.dramSectors, tableOnly.memory.dramSectors + 64u);
 }
 
 TEST(L2Sharing, PeersAreRunningBlocksOfOtherSmsAwayFromTheSmsOwn) {
