@@ -27,7 +27,7 @@ struct PredictArgs {
   unsigned threads = 1;
   int regs = -1;
   int carveout = -1;
-  int peerBlocks = 8;
+  int peerBlocks = analysis::PredictRequest{}.peerBlocks;
   std::uint32_t dynamicSmem = 0;
 };
 
@@ -140,7 +140,8 @@ void registerPredictCommand(CLI::App& app, Context& context) {
   app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
   app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)");
   app.add_option("--peer-blocks", a->peerBlocks,
-                 "Blocks of other SMs to trace for the data they share through the L2 (default 8; 0: none)")
+                 fmt::format("Blocks of other SMs to trace for the data they share through the L2 (default {}; 0: none)",
+                             analysis::PredictRequest{}.peerBlocks))
       ->check(CLI::Range(0, 1024));
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
   app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions");
