@@ -31,6 +31,17 @@ const char* spaceName(Space s) {
   }
 }
 
+// One element of a load, zero-extended; a constant size per case so the copy is a single move
+// (a variable-size memcpy was a libc call per lane).
+std::uint64_t loadElement(const std::byte* p, std::uint32_t esize) {
+  switch (esize) {
+    case 1: { std::uint8_t v; std::memcpy(&v, p, 1); return v; }
+    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
 }  // namespace
 
 std::uint64_t BlockRunner::effectiveAddress(const Warp& w, const Frame& f, const Decoded& d, int lane) const {
@@ -168,6 +179,25 @@ void BlockRunner::execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
 
   const Src* kids = value.kind == SrcKind::Vector ? f.code->vectorChildren.data() + value.slot : &value;
   const std::uint32_t n = value.kind == SrcKind::Vector ? value.count : 1;
+  // An address every lane shares (a symbol or an immediate outside local memory, which is per
+  // thread) is checked and read once and the value broadcast: SGEMM's ld.shared of one element
+  // of a B tile, every ld.param.
+  const bool uniformAddress = (d.addr.base == Addr::Base::Symbol || d.addr.base == Addr::Base::Imm) &&
+                              !d.addr.frameRelative && space != Space::Local && space != Space::Generic;
+  if (uniformAddress && !isStore && exec != 0 && n <= 4) {
+    const std::uint64_t addr = effectiveAddress(w, f, d, 0);
+    const std::byte* p = resolve(w, std::countr_zero(exec), d, space, addr, total, false);
+    std::uint64_t values[4];
+    for (std::uint32_t k = 0; k < n; ++k) {
+      values[k] = loadElement(p + k * esize, esize);
+      if (sgn) values[k] = static_cast<std::uint64_t>(signExtend(values[k], ebits));
+    }
+    forEachLane(exec, [&](int l) {
+      addresses[l] = addr;
+      for (std::uint32_t k = 0; k < n; ++k) write(f, kids[k], l, values[k]);
+    });
+    return;
+  }
   if (isStore) {
     View views[4] = {};
     for (std::uint32_t k = 0; k < n && k < 4; ++k) views[k] = read(w, f, kids[k], scratch_[k].data());
@@ -188,8 +218,7 @@ void BlockRunner::execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
     addresses[l] = addr;
     const std::byte* p = resolve(w, l, d, space, addr, total, false);
     for (std::uint32_t k = 0; k < n; ++k) {
-      std::uint64_t v = 0;
-      std::memcpy(&v, p + k * esize, std::min<std::uint32_t>(esize, 8));
+      std::uint64_t v = loadElement(p + k * esize, esize);
       if (sgn) v = static_cast<std::uint64_t>(signExtend(v, ebits));
       write(f, kids[k], l, v);
     }

@@ -133,6 +133,56 @@ std::string runOob(int byteOffset) {
   return "(no error)";
 }
 
+// A load from a symbol address is the same for every lane (read once and broadcast): each active
+// lane gets the value, sign-extended by its type, vector elements in order; inactive lanes keep
+// their register. Hand-worked: byte 0xF6 is -10 as .s8 and 246 as .u8.
+TEST(MemorySpaces, ASymbolAddressLoadGivesEveryActiveLaneTheSameValue) {
+  const auto out = runOut<std::int32_t>(R"(
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 8 .b8 s[8];
+  .reg .pred %p<2>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.u32 [s], 246;
+  @%p1 st.shared.u32 [s+4], 7;
+  bar.sync 0;
+  mov.u32 %r2, 99;
+  mov.u32 %r3, 99;
+  mov.u32 %r4, 99;
+  setp.lt.u32 %p1, %r1, 5;
+  @%p1 ld.shared.s8 %r2, [s];
+  @%p1 ld.shared.v2.u32 {%r3, %r4}, [s];
+  add.s32 %r5, %r2, %r3;
+  add.s32 %r5, %r5, %r4;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;
+})", 32, {1, 1, 1}, {32, 1, 1});
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], t < 5 ? -10 + 246 + 7 : 3 * 99) << t;
+}
+
+TEST(MemoryErrors, ASymbolAddressPastTheEndOfSharedNamesTheFirstActiveThread) {
+  const std::string msg = runError(R"(
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 4 .b8 s[16];
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 9;
+  @%p1 ld.shared.u32 %r2, [s+16];
+  ret;
+})", 4, {1, 1, 1}, {32, 1, 1});
+  EXPECT_NE(msg.find("out-of-bounds shared load of 4 bytes at 0x10 (the block has 16 bytes"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("thread (9,0,0)"), std::string::npos) << msg;
+}
+
 TEST(MemoryErrors, OutOfBoundsNamesBlockThreadInstructionLineAndAddress) {
   const ptx::Module m = parsePtx(oobKernel(64));
   Emulator e(m, "k", {2, 1, 1}, {32, 1, 1});
