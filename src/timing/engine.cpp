@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -58,34 +59,70 @@ PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int res
   if (smCount < 2 || count <= 0) return sample;
   const auto sms = static_cast<std::uint64_t>(smCount);
   const std::uint64_t wave = std::min(grid.count(), sms * static_cast<std::uint64_t>(std::max(1, residentBlocks)));
+  const std::array<std::int64_t, 3> extent = {grid.x, grid.y, grid.z};
+  auto coordinates = [&](std::uint64_t b) {
+    return std::array<std::int64_t, 3>{static_cast<std::int64_t>(b % grid.x),
+                                       static_cast<std::int64_t>(b / grid.x % grid.y),
+                                       static_cast<std::int64_t>(b / (std::uint64_t{grid.x} * grid.y))};
+  };
   std::vector<bool> excluded(wave, false);  // SM 0's first-wave blocks and their grid neighbours
-  const std::int64_t gx = grid.x, gy = grid.y, gz = grid.z;
+  std::array<std::vector<bool>, 3> ownCoordinate;  // per dimension: values SM 0's first wave has
+  for (int d = 0; d < 3; ++d) ownCoordinate[static_cast<std::size_t>(d)].assign(static_cast<std::size_t>(extent[static_cast<std::size_t>(d)]), false);
   for (std::uint64_t b = 0; b < wave; b += sms) {
-    const auto x = static_cast<std::int64_t>(b % grid.x), y = static_cast<std::int64_t>(b / grid.x % grid.y),
-               z = static_cast<std::int64_t>(b / (std::uint64_t{grid.x} * grid.y));
+    const auto [x, y, z] = coordinates(b);
+    ownCoordinate[0][static_cast<std::size_t>(x)] = ownCoordinate[1][static_cast<std::size_t>(y)] =
+        ownCoordinate[2][static_cast<std::size_t>(z)] = true;
     // The 3 x 3 x 3 neighbourhood: diagonal neighbours share a corner sector of a 2-D halo.
     for (std::int64_t dz = -1; dz <= 1; ++dz)
       for (std::int64_t dy = -1; dy <= 1; ++dy)
         for (std::int64_t dx = -1; dx <= 1; ++dx) {
           const std::int64_t nx = x + dx, ny = y + dy, nz = z + dz;
-          if (nx < 0 || ny < 0 || nz < 0 || nx >= gx || ny >= gy || nz >= gz) continue;
-          const auto n = static_cast<std::uint64_t>(nx + gx * (ny + gy * nz));
+          if (nx < 0 || ny < 0 || nz < 0 || nx >= extent[0] || ny >= extent[1] || nz >= extent[2]) continue;
+          const auto n = static_cast<std::uint64_t>(nx + extent[0] * (ny + extent[1] * nz));
           if (n < wave) excluded[n] = true;
         }
   }
-  std::vector<std::uint64_t> candidates;
-  for (std::uint64_t b = 0; b < wave; ++b)
-    if (!excluded[b]) candidates.push_back(b);
-  sample.population = candidates.size();
-  const auto wanted = std::min<std::uint64_t>(candidates.size(), static_cast<std::uint64_t>(count));
-  // Drawn at random (a fixed seed: the same launch always gets the same peers): evenly spaced
-  // peers alias with the grid's shape. A 32 x 32 grid on 108 SMs puts SM 0's first wave in rows
-  // {0, 3, 6, 10, ...} and columns {0, 12, 24, 4, ...}, and every 107th block lies in none of them.
+  // Strata by the coordinates shared with SM 0's first wave; only dimensions longer than 1 count
+  // (every block shares a coordinate of extent 1).
+  std::array<std::vector<std::uint64_t>, 8> byKey;
+  for (std::uint64_t b = 0; b < wave; ++b) {
+    if (excluded[b]) continue;
+    const auto c = coordinates(b);
+    unsigned key = 0;
+    for (std::size_t d = 0; d < 3; ++d)
+      if (extent[d] > 1 && ownCoordinate[d][static_cast<std::size_t>(c[d])]) key |= 1u << d;
+    byKey[key].push_back(b);
+    ++sample.population;
+  }
+  std::vector<unsigned> keys;  // non-empty strata, largest first (then by key)
+  for (unsigned key = 0; key < byKey.size(); ++key)
+    if (!byKey[key].empty()) keys.push_back(key);
+  std::stable_sort(keys.begin(), keys.end(), [&](unsigned a, unsigned b) { return byKey[a].size() > byKey[b].size(); });
+  // An even share of the peers each, one at a time in that order, skipping a stratum once all
+  // of its blocks are taken.
+  std::vector<std::size_t> drawn(keys.size(), 0);
+  const auto wanted = std::min<std::uint64_t>(sample.population, static_cast<std::uint64_t>(count));
+  for (std::uint64_t given = 0; given < wanted;)
+    for (std::size_t i = 0; i < keys.size() && given < wanted; ++i)
+      if (drawn[i] < byKey[keys[i]].size()) ++drawn[i], ++given;
+  // Drawn at random within each stratum (a fixed seed: the same launch always gets the same
+  // peers): evenly spaced peers alias with the grid's shape. A 32 x 32 grid on 108 SMs puts SM
+  // 0's first wave in rows {0, 3, 6, 10, ...} and columns {0, 12, 24, 4, ...}, and every 107th
+  // block lies in none of them.
   std::mt19937_64 random(0x7465672d6c32ull);
-  for (std::uint64_t i = 0; i < wanted; ++i)  // a partial Fisher-Yates shuffle
-    std::swap(candidates[i], candidates[i + random() % (candidates.size() - i)]);
-  sample.blocks.assign(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(wanted));
-  std::sort(sample.blocks.begin(), sample.blocks.end());
+  std::vector<std::pair<std::uint64_t, std::size_t>> chosen;  // block, stratum index
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    auto& candidates = byKey[keys[i]];
+    for (std::size_t k = 0; k < drawn[i]; ++k)  // a partial Fisher-Yates shuffle
+      std::swap(candidates[k], candidates[k + random() % (candidates.size() - k)]);
+    for (std::size_t k = 0; k < drawn[i]; ++k) chosen.emplace_back(candidates[k], i);
+    sample.strata.push_back(PeerStratum{keys[i], candidates.size(), drawn[i]});
+  }
+  std::sort(chosen.begin(), chosen.end());
+  for (const auto& [block, stratum] : chosen) {
+    sample.blocks.push_back(block);
+    sample.stratumOf.push_back(stratum);
+  }
   return sample;
 }
 
@@ -101,7 +138,8 @@ struct TimingEngine::Impl {
   std::unordered_map<std::uint64_t, std::size_t> peerPosition;
   std::vector<std::vector<std::uint64_t>> peerSectors;
   std::vector<bool> peerTraced;
-  std::uint64_t peerPopulation = 0;  // the blocks the peers were drawn from
+  std::vector<std::size_t> peerStratum;   // per peer: its stratum (PeerSample::stratumOf)
+  std::vector<double> strataPopulation;   // per stratum: the blocks its peers were drawn from
   std::vector<std::uint64_t>* currentPeer = nullptr;
   std::vector<std::uint64_t> scratchSectors;
   bool haveKernel = false;
@@ -274,7 +312,9 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   int slots = impl_->options.residentBlocks;
   if (impl_->config.maxResidentBlocks > 0) slots = std::min(slots, impl_->config.maxResidentBlocks);
   const PeerSample peers = peerBlocksOfSimulatedSm(kernel.grid, impl_->config.smCount, slots, impl_->options.peerBlocks);
-  impl_->peerPopulation = peers.population;
+  impl_->peerStratum = peers.stratumOf;
+  impl_->strataPopulation.clear();
+  for (const PeerStratum& stratum : peers.strata) impl_->strataPopulation.push_back(static_cast<double>(stratum.population));
   impl_->peerSectors.resize(peers.blocks.size());
   impl_->peerTraced.assign(peers.blocks.size(), false);
   for (std::size_t i = 0; i < peers.blocks.size(); ++i) impl_->peerPosition[peers.blocks[i]] = i;
@@ -341,12 +381,12 @@ TimingResult TimingEngine::finish() {
   const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
   const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
   if (sharedL2) {
-    std::vector<std::vector<std::uint64_t>> peers;
+    std::vector<detail::TracedPeer> peers;
     for (std::size_t i = 0; i < m.peerSectors.size(); ++i)
-      if (m.peerTraced[i]) peers.push_back(std::move(m.peerSectors[i]));
+      if (m.peerTraced[i]) peers.push_back({std::move(m.peerSectors[i]), m.peerStratum[i]});
     const std::uint64_t ownWave = std::min<std::uint64_t>(slotCount, result.blocksOnSm);
-    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, ownWave), peers,
-                                        static_cast<double>(m.peerPopulation), m.config.smCount);
+    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, ownWave), peers, m.strataPopulation,
+                                        m.config.smCount);
   }
   const std::vector<double> completion =
       detail::simulateSm(m.config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, result);
@@ -403,7 +443,7 @@ TimingResult TimingEngine::finish() {
             ? timing::Provenance{"L2 shared with other SMs", "not estimated",
                                  "no peer block traced (a grid of one SM's blocks, or --peer-blocks 0): each SM "
                                  "fetches everything it reads itself"}
-        : sharing.peersSharing < detail::kMinPeersSharing
+        : sharing.strataCounted == 0
             ? timing::Provenance{"L2 shared with other SMs", "not counted",
                                  fmt::format("{} of {} peer blocks of other SMs traced read data this SM reads: too "
                                              "few to extrapolate to the wave, so each SM fetches what it reads itself",
@@ -415,9 +455,10 @@ TimingResult TimingEngine::finish() {
                               100 * sharing.sharedFraction, sharing.ownSectors, sharing.otherBlocks,
                               100 * sharing.ownFetchFraction),
                   fmt::format("model (l2_sharing.hpp): {} of {} peer blocks of other SMs traced share data with "
-                              "it; a sector k SMs read is fetched once, by this SM with probability 1/k, and found "
-                              "in the L2 (at its hit latency) otherwise",
-                              sharing.peersSharing, sharing.peers)});
+                              "it (drawn from {} strata of the wave by the grid coordinates they share with this "
+                              "SM's blocks; sharing counted in {}); a sector k SMs read is fetched once, by this SM "
+                              "with probability 1/k, and found in the L2 (at its hit latency) otherwise",
+                              sharing.peersSharing, sharing.peers, sharing.strata, sharing.strataCounted)});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
                                 "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});

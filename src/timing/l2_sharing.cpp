@@ -23,30 +23,36 @@ std::size_t intersect(const std::vector<std::uint64_t>& a, const std::vector<std
 
 }  // namespace
 
-// The SM's first-wave sectors are taken as two kinds: a fraction `a` that d other running blocks
-// also read, the rest read by no other. The peers are P of the N other blocks, so
-//   mean other readers per sector  D = a d            = (N / P) x (sum of the peers' overlaps) / |own|
-//   sectors some peer read          q = a (1 - (1 - d/N)^P)
+namespace {
+
+// One stratum's sharing: a fraction `shared` of the SM's first-wave sectors that `blocks` of the
+// stratum's other running blocks read too.
+struct StratumSharing {
+  double shared = 0, blocks = 0;
+  std::size_t peersSharing = 0;
+};
+
+// Within a stratum the SM's first-wave sectors are taken as two kinds: a fraction `a` that d of
+// the stratum's N blocks also read, the rest read by none of them. The stratum's peers are P of
+// its N blocks, drawn at random, so
+//   mean readers per sector     D = a d            = (N / P) x (sum of the peers' overlaps) / |own|
+//   sectors some peer read      q = a (1 - (1 - d/N)^P)
 // Two observables, two unknowns: d solves D/d (1 - (1 - d/N)^P) = q, whose left side falls as d
 // grows, with a = D / d <= 1. A single mean (a = 1, d = D) would call a table every block reads
 // plus private data "everything shared by a few"; a per-sector count would need most of the
 // blocks traced.
-L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<std::vector<std::uint64_t>>& peers,
-                            double otherBlocksInWave, int smCount) {
-  L2Sharing s;
-  s.peers = peers.size();
-  s.ownSectors = own.size();
-  const double n = otherBlocksInWave;
+StratumSharing fitStratum(const std::vector<std::uint64_t>& own, const std::vector<const TracedPeer*>& peers, double n) {
+  StratumSharing s;
   const auto p = static_cast<double>(peers.size());
-  if (own.empty() || peers.empty() || n < 1 || smCount < 2) return s;
   std::vector<bool> seen(own.size(), false);
   double overlaps = 0;
-  for (const auto& peer : peers) {
-    const auto overlap = intersect(own, peer, seen);
+  for (const TracedPeer* peer : peers) {
+    const auto overlap = intersect(own, peer->sectors, seen);
     overlaps += static_cast<double>(overlap);
     if (overlap > 0) ++s.peersSharing;
   }
-  if (s.peersSharing < kMinPeersSharing) return s;
+  const bool allTraced = p >= n;
+  if (s.peersSharing == 0 || (s.peersSharing < kMinPeersSharing && !allTraced)) return s;
   const auto size = static_cast<double>(own.size());
   const double meanReaders = n / p * overlaps / size;
   const double touched = static_cast<double>(std::count(seen.begin(), seen.end(), true)) / size;
@@ -64,9 +70,43 @@ L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::ve
       d = 0.5 * (lo + hi);
     }
   }
-  s.otherBlocks = d;
-  s.sharedFraction = std::min(1.0, meanReaders / d);
-  s.otherSms = std::min(static_cast<double>(smCount - 1), d);
+  s.blocks = d;
+  s.shared = std::min(1.0, meanReaders / d);
+  return s;
+}
+
+}  // namespace
+
+// The strata are combined by conserving reads: the SM's sectors are read sum_c a_c d_c times by
+// other blocks in all; taken as one shared kind, it is a fraction A = min(1, sum_c a_c) read by
+// D = sum_c a_c d_c / A others each. With one stratum (a 1-D grid) this is that stratum's fit.
+// A GEMM's A panel (the blocks of its row) and B panel (those of its column) are then one shared
+// kind read by their mean number of readers; taking them apart would need to know which sectors
+// each stratum shares, which its few peers show only in part.
+L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<TracedPeer>& peers,
+                            const std::vector<double>& strataPopulation, int smCount) {
+  L2Sharing s;
+  s.peers = peers.size();
+  s.ownSectors = own.size();
+  if (own.empty() || peers.empty() || smCount < 2) return s;
+  double sharedSum = 0, readsSum = 0;
+  for (std::size_t c = 0; c < strataPopulation.size(); ++c) {
+    std::vector<const TracedPeer*> members;
+    for (const TracedPeer& peer : peers)
+      if (peer.stratum == c) members.push_back(&peer);
+    if (members.empty() || strataPopulation[c] < 1) continue;
+    ++s.strata;
+    const StratumSharing fit = fitStratum(own, members, strataPopulation[c]);
+    s.peersSharing += fit.peersSharing;
+    if (fit.shared <= 0) continue;
+    ++s.strataCounted;
+    sharedSum += fit.shared;
+    readsSum += fit.shared * fit.blocks;
+  }
+  if (s.strataCounted == 0) return s;
+  s.sharedFraction = std::min(1.0, sharedSum);
+  s.otherBlocks = readsSum / s.sharedFraction;
+  s.otherSms = std::min(static_cast<double>(smCount - 1), s.otherBlocks);
   s.ownFetchFraction = (1 - s.sharedFraction) + s.sharedFraction / (1 + s.otherSms);
   return s;
 }

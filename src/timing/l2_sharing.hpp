@@ -25,15 +25,24 @@ struct L2Sharing {
   std::size_t peers = 0;       // peer blocks traced
   std::size_t peersSharing = 0;  // of them, those that read any sector the SM's first wave reads
   std::size_t ownSectors = 0;  // distinct sectors the SM's first wave reads
+  std::size_t strata = 0;          // strata with a traced peer
+  std::size_t strataCounted = 0;   // of them, those whose sharing is counted
 };
 
-// `own`: distinct sectors (sorted) the simulated SM's first-wave blocks read; `peers`: the same
-// for each traced peer block; `otherBlocksInWave`: the population the peers were drawn from
-// (blocks other SMs run alongside the first wave, grid neighbours excepted: TimingEngine's
-// peerBlocksOfSimulatedSm). Sharing seen by fewer than kMinPeersSharing peers is not counted:
-// one draw scaled up to the whole wave is mostly noise.
-L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<std::vector<std::uint64_t>>& peers,
-                            double otherBlocksInWave, int smCount);
+// A traced peer block: the distinct sectors (sorted) it reads, and its stratum.
+struct TracedPeer {
+  std::vector<std::uint64_t> sectors;
+  std::size_t stratum = 0;
+};
+
+// `own`: distinct sectors (sorted) the simulated SM's first-wave blocks read; `peers`: the traced
+// peer blocks; `strataPopulation`: per stratum, the blocks its peers were drawn from (blocks other
+// SMs run alongside the first wave, grid neighbours excepted: TimingEngine's
+// peerBlocksOfSimulatedSm). A stratum's sharing seen by fewer than kMinPeersSharing of its peers
+// is not counted unless every block of it was traced: one draw scaled up to the wave is mostly
+// noise.
+L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<TracedPeer>& peers,
+                            const std::vector<double>& strataPopulation, int smCount);
 
 // Whether another SM fetched `line` (a cache line's index; the caller decides per line) before
 // this one asked for it, given the SM's own fetch fraction: a fixed hash of the line against the

@@ -38,15 +38,28 @@ struct EngineOptions {
 std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit);
 
 // The peer blocks the engine traces besides the simulated SM's (for asking the emulator to run
-// them too): `count` blocks drawn at random (fixed seed) from the population of blocks other SMs
-// run alongside SM 0's first wave — blocks [0, min(grid, smCount x residentBlocks)) that SM 0
-// does not run and that are not grid neighbours (diagonals too) of one it runs in that wave —
-// in increasing order; all of them when there are no more than `count`. Neighbours are left out
-// because what they share (a stencil's halo) is local: scaled up to the wave as a random
-// sample would be, one neighbour drawn reads as sharing everywhere.
+// them too), drawn from the population of blocks other SMs run alongside SM 0's first wave —
+// blocks [0, min(grid, smCount x residentBlocks)) that SM 0 does not run and that are not grid
+// neighbours (diagonals too) of one it runs in that wave — in increasing order; all of them when
+// there are no more than `count`. Neighbours are left out because what they share (a stencil's
+// halo) is local: scaled up to the wave as a random sample would be, one neighbour drawn reads as
+// sharing everywhere.
+// The population is split into strata by which grid coordinates a block shares with some block of
+// SM 0's first wave (its row, its column, both, neither), and the peers are spread evenly over the
+// strata (extras to the largest), drawn at random (fixed seed) within each. A GEMM block shares
+// its A panel with the blocks of its row and its B panel with those of its column: a few percent
+// of the wave, which a simple random sample of 8 mostly misses (the estimate swung 20x with the
+// sample size). A 1-D grid has one stratum.
+struct PeerStratum {
+  unsigned sharedCoordinates = 0;  // bit d: coordinate d (x, y, z) equals that of one of SM 0's blocks
+  std::uint64_t population = 0;    // the blocks of the stratum
+  std::size_t drawn = 0;           // of them, peers
+};
 struct PeerSample {
   std::vector<std::uint64_t> blocks;
-  std::uint64_t population = 0;  // the blocks they were drawn from
+  std::vector<std::size_t> stratumOf;  // per block: its index in `strata`
+  std::vector<PeerStratum> strata;     // the non-empty strata
+  std::uint64_t population = 0;        // the blocks they were drawn from
 };
 PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int residentBlocks, int count);
 

@@ -133,4 +133,69 @@ TEST(L2Sharing, PeersAreRunningBlocksOfOtherSmsAwayFromTheSmsOwn) {
   EXPECT_TRUE(peerBlocksOfSimulatedSm(grid, 1, 8, 8).blocks.empty());  // one SM: no other SMs
 }
 
+// The strata of the 32 x 32 grid above, by hand. SM 0's first wave is (0,0), (12,3), (24,6),
+// (4,10), (16,13), (28,16), (8,20), (20,23): columns X = {0, 4, ..., 28} and rows
+// Y = {0, 3, 6, 10, 13, 16, 20, 23}; the wave is rows 0-26. Before exclusions: X and Y 8 x 8 = 64,
+// X only 8 x 19 = 152, Y only 24 x 8 = 192, neither 24 x 19 = 456. Excluded: the 8 own blocks
+// (X and Y); the neighbours of (0,0): (1,0) Y only, (0,1) X only, (1,1) neither; of each of the 7
+// inside: 2 Y only (left, right: columns 4 apart), 2 X only (above, below: rows 3 or more apart),
+// 4 neither (diagonals). So X and Y 56, X only 137, Y only 177, neither 427; 2 peers each.
+TEST(L2Sharing, PeersAreSpreadOverTheRowsAndColumnsTheSmShares) {
+  const teg::trace::Dim3 grid{32, 32, 1};
+  const PeerSample sample = peerBlocksOfSimulatedSm(grid, 108, 8, 8);
+  ASSERT_EQ(sample.strata.size(), 4u);
+  const std::vector<std::pair<unsigned, std::uint64_t>> expected = {{0u, 427}, {2u, 177}, {1u, 137}, {3u, 56}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(sample.strata[i].sharedCoordinates, expected[i].first) << i;
+    EXPECT_EQ(sample.strata[i].population, expected[i].second) << i;
+    EXPECT_EQ(sample.strata[i].drawn, 2u) << i;
+  }
+  const std::set<std::uint64_t> columns = {0, 4, 8, 12, 16, 20, 24, 28}, rows = {0, 3, 6, 10, 13, 16, 20, 23};
+  ASSERT_EQ(sample.stratumOf.size(), sample.blocks.size());
+  for (std::size_t i = 0; i < sample.blocks.size(); ++i) {
+    const std::uint64_t b = sample.blocks[i];
+    const unsigned key = (columns.count(b % 32) ? 1u : 0u) | (rows.count(b / 32) ? 2u : 0u);
+    EXPECT_EQ(sample.strata[sample.stratumOf[i]].sharedCoordinates, key) << b;
+  }
+  // 3 peers: one each for the three largest strata; 10: the two largest get a third.
+  const PeerSample three = peerBlocksOfSimulatedSm(grid, 108, 8, 3);
+  ASSERT_EQ(three.strata.size(), 4u);
+  EXPECT_EQ(three.strata[3].drawn, 0u);
+  const PeerSample ten = peerBlocksOfSimulatedSm(grid, 108, 8, 10);
+  EXPECT_EQ(ten.strata[0].drawn + ten.strata[1].drawn, 6u);
+}
+
+// A GEMM-like launch on that grid: block (x, y) reads a table of 4 lines (16 sectors) of its grid
+// column x and one of its row y, nothing else. The SM's first wave reads 16 tables: 256 sectors.
+// Each peer of "X only" or "Y only" shares one table with it (16 sectors), of "X and Y" two, of
+// "neither" none. Mean other readers per sector, stratum by stratum, N / P x overlaps / 256:
+// Y only 177 / 2 x 32 / 256 = 11.06, X only 137 / 2 x 32 / 256 = 8.56, X and Y 56 / 2 x 64 /
+// 256 = 7; in all 26.6 (by hand: each column table is read by 26 other blocks of the wave, each
+// row table by 31, less the neighbours left out). Two peers of a stratum that read different
+// tables (a fraction 32 / 256 touched) are explained by the fit only as every sector shared
+// (a = 1), so the strata's shared fractions add up to 100 % or more and the SM fetches
+// 1 / (1 + 26.6) = 3.6 % of its misses.
+// A simple random sample of 8 would have drawn about 2 sharing peers and scaled them up to the
+// whole wave.
+TEST(L2Sharing, AGemmsRowAndColumnPanelsAreSharedAsTheGridSays) {
+  auto config = simpleConfig(4, 1, 1);
+  config.smCount = 108;
+  config.l2BytesShare = 64 * 1024;
+  EngineOptions options;
+  options.residentBlocks = 8;
+  options.peerBlocks = 8;
+  auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 1024, 32);
+  kernel.grid = {32, 32, 1};
+  const auto r = runSynthetic(
+      config, options, kernel, [](auto, auto) { return repeat(0, 8); },
+      [](std::uint32_t block, auto, std::size_t i, int lane) {
+        const std::uint64_t table = i < 4 ? 0x10000000ull + (block % 32) * 0x10000 : 0x20000000ull + (block / 32) * 0x10000;
+        return table + (i % 4) * 128 + static_cast<std::uint64_t>(lane) * 4;
+      });
+  const std::string value = sharingValue(r);
+  EXPECT_NE(value.find("100.0 % of the 256 sectors"), std::string::npos) << value;
+  EXPECT_NE(value.find("read by 26.6 other running blocks"), std::string::npos) << value;
+  EXPECT_NE(value.find("fetches 3.6 %"), std::string::npos) << value;
+}
+
 }  // namespace
