@@ -67,7 +67,7 @@ PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int res
   };
   std::vector<bool> excluded(wave, false);  // SM 0's first-wave blocks and their grid neighbours
   std::array<std::vector<bool>, 3> ownCoordinate;  // per dimension: values SM 0's first wave has
-  for (int d = 0; d < 3; ++d) ownCoordinate[static_cast<std::size_t>(d)].assign(static_cast<std::size_t>(extent[static_cast<std::size_t>(d)]), false);
+  for (std::size_t d = 0; d < 3; ++d) ownCoordinate[d].assign(static_cast<std::size_t>(extent[d]), false);
   for (std::uint64_t b = 0; b < wave; b += sms) {
     const auto [x, y, z] = coordinates(b);
     ownCoordinate[0][static_cast<std::size_t>(x)] = ownCoordinate[1][static_cast<std::size_t>(y)] =
