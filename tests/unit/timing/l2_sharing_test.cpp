@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "synthetic.hpp"
@@ -21,8 +22,9 @@ constexpr std::uint64_t kPrivate = 0x20000000ull;  // lines of one block
 
 // Each block loads `tableLines` lines of the table, then `privateLines` lines of its own (of
 // global memory, or of each thread's local memory with `localPrivate`); a load is one coalesced
-// line (4 sectors).
-TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks, bool localPrivate = false) {
+// line (4 sectors). A block for which `readsTable` says no loads lines of its own instead.
+TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks, bool localPrivate = false,
+                            const std::function<bool(std::uint32_t)>& readsTable = nullptr) {
   auto config = simpleConfig(4, 1, 1);
   config.smCount = 4;
   config.l2BytesShare = 64 * 1024;  // everything the SM reads fits in its share
@@ -41,7 +43,7 @@ TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks, bo
                       },
                       [&](std::uint32_t block, auto, std::size_t i, int lane) {
                         const auto l = static_cast<std::uint64_t>(lane) * 4;
-                        return i < static_cast<std::size_t>(tableLines)
+                        return i < static_cast<std::size_t>(tableLines) && (!readsTable || readsTable(block))
                                    ? kTable + i * 128 + l
                                    : kPrivate + (block * 1000ull + i) * 128 + l;
                       });
@@ -95,6 +97,20 @@ TEST(L2Sharing, PrivateDataIsNotShared) {
   EXPECT_EQ(sharingValue(r), "not counted");
   EXPECT_EQ(r.memory.dramSectors, 256u);
   EXPECT_EQ(r.memory.l2PeerHits, 0u);
+}
+
+TEST(L2Sharing, OneSharingPeerCountsWhenItsWholeStratumWasTraced) {
+  // Blocks 0, 4 (the SM's first wave) and 6 read 8 table lines; every other block reads its own
+  // lines instead, and each block 8 private lines. The SM's first wave reads 32 table sectors and
+  // 2 x 32 private ones (96). Of the peers 2, 6 and 7 (all of the population of 3) only 6 shares:
+  // D = 3/3 x 32/96 = 1/3, q = 1/3. The fit: at d = 1, 1/3 x (1 - (2/3)^3) = 0.235 < q, so d = 1
+  // and a = 1/3: a third of the sectors read by one other block, 2/3 + 1/3 x 1/2 = 83.3 % fetched
+  // here. One sharing peer out of a sample would not be counted; out of the whole stratum it is
+  // no extrapolation.
+  const auto r = runTableKernel(8, 8, 8, false, [](std::uint32_t block) { return block == 0 || block == 4 || block == 6; });
+  EXPECT_NE(sharingValue(r).find("33.3 % of the 96 sectors"), std::string::npos) << sharingValue(r);
+  EXPECT_NE(sharingValue(r).find("read by 1.0 other running blocks"), std::string::npos) << sharingValue(r);
+  EXPECT_NE(sharingValue(r).find("fetches 83.3 %"), std::string::npos) << sharingValue(r);
 }
 
 TEST(L2Sharing, LocalMemoryIsNeverBroughtInByAnotherSm) {
