@@ -49,7 +49,8 @@ bool SectoredCache::access(std::uint64_t sector) {
     if (tags_[w] == line) return touch(w);
     if (lastUse_[w] < lastUse_[victim]) victim = w;
   }
-  evictedDirty_ = std::popcount(dirtyMasks_[victim]);
+  // Mostly clean: without a hardware popcount, std::popcount is a library call.
+  evictedDirty_ = dirtyMasks_[victim] == 0 ? 0 : std::popcount(dirtyMasks_[victim]);
   tags_[victim] = line;
   lastWay_ = victim;
   lastUse_[victim] = clock_;

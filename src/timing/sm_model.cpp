@@ -110,6 +110,7 @@ struct Warp {
   StallReason stallReason = StallReason::Wait;
   double stallSince = 0;
   std::array<double, kStallReasonCount> stalled{};  // charged to the next pc when it issues
+  std::uint32_t stalledReasons = 0;  // bit r: stalled[r] may be non-zero (flushStalls visits only those)
   bool selected = false;  // issued in the current step: its first cycle is "selected", not a stall
   int position = 0;       // in its scheduler's warp list
   int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
@@ -345,6 +346,7 @@ class Sm {
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
         addUngrouped(w);
+        if (w.scheduler <= evaluatedSchedulers_) noteEarliest(w.readyAt, stepTime_);
         w.op = &decodedOf((*w.ops)[0]);
         ++s.liveWarps;
         ++liveWarps_;
@@ -474,13 +476,17 @@ class Sm {
 
   void chargeStall(Warp& w, double until) {
     const double cycles = until - w.stallSince;
-    if (cycles > 0) w.stalled[static_cast<std::size_t>(w.stallReason)] += cycles;
+    if (cycles > 0) {
+      w.stalled[static_cast<std::size_t>(w.stallReason)] += cycles;
+      w.stalledReasons |= 1u << static_cast<unsigned>(w.stallReason);
+    }
   }
 
   // Moves warp w's stall cycles to its next pc (before it issues) and the totals.
   void flushStalls(Warp& w) {
     auto& cost = result_.perInstruction[(*w.ops)[w.next].pc];
-    for (int r = 0; r < kStallReasonCount; ++r) {
+    for (std::uint32_t left = w.stalledReasons; left != 0; left &= left - 1) {
+      const int r = std::countr_zero(left);
       const double cycles = w.stalled[static_cast<std::size_t>(r)];
       if (cycles == 0) continue;
       result_.stalls[r] += cycles;
@@ -488,6 +494,7 @@ class Sm {
       cost.stallCycles += cycles;
       w.stalled[static_cast<std::size_t>(r)] = 0;
     }
+    w.stalledReasons = 0;
   }
 
   int requestSectors(const BlockTrace& block, std::uint32_t memoryIndex) const {
@@ -555,6 +562,11 @@ class Sm {
     return true;
   }
 
+  void noteEarliest(double t, double now) {
+    if (t > now) futureEarliest_ = std::min(futureEarliest_, t);
+    else ++eligibleEntries_;
+  }
+
   void wake(Warp& w) {
     w.asleep = false;
     addUngrouped(w);
@@ -595,13 +607,17 @@ class Sm {
   void leaveGroup(Warp& w, double now) {
     ReadyGroup& g = groups_[static_cast<std::size_t>(w.group)];
     g.advance(now);
-    for (std::size_t i = 0; i < kGroupReasons.size(); ++i)
+    for (std::size_t i = 0; i < kGroupReasons.size(); ++i) {
       w.stalled[static_cast<std::size_t>(kGroupReasons[i])] += g.spent[i] - w.groupSpentAtJoin[i];
+      w.stalledReasons |= 1u << static_cast<unsigned>(kGroupReasons[i]);
+    }
     w.stallReason = g.reason;
     w.stallSince = now;
     earliest_[static_cast<std::size_t>(&w - warps_.data())] = g.earliest;
+    noteEarliest(g.earliest, now);  // it joins the ungrouped warps with the group's time
     g.members[static_cast<std::size_t>(w.position) / 64] &= ~(std::uint64_t{1} << (w.position % 64));
     if (--g.count == 0) {
+      --eligibleEntries_;  // the group was eligible (a member issues)
       auto& list = nonEmptyGroups_[static_cast<std::size_t>(w.scheduler)];
       list.erase(std::find(list.begin(), list.end(), w.group));
     }
@@ -693,9 +709,12 @@ class Sm {
   // policy picks among the eligible ones.
   bool step(double now) {
     wakeDue(now);
+    futureEarliest_ = kNever;
+    eligibleEntries_ = 0;
     bool issuedAny = false;
     const int schedulers = static_cast<int>(schedulerFreeAt_.size());
     for (int s = 0; s < schedulers; ++s) {
+      evaluatedSchedulers_ = s;
       const auto su = static_cast<std::size_t>(s);
       const int n = static_cast<int>(schedulerWarps_[su].size());
       const double schedulerFree = schedulerFreeAt_[su];
@@ -727,6 +746,7 @@ class Sm {
         }
         if (t > now && sleepIfSettled(w, now)) continue;  // likewise
         if (t <= now) consider(choice, wi, start, n, su);
+        noteEarliest(t, now);
         ++k;
       }
       for (const int index : nonEmptyGroups_[su]) {
@@ -738,6 +758,7 @@ class Sm {
           g.reason = reason;
         }
         g.earliest = std::max(free, schedulerFree);
+        noteEarliest(g.earliest, now);
         if (g.earliest <= now) considerGroup(choice, g, start, n, su);
       }
       if (choice.warp >= 0) {
@@ -750,6 +771,7 @@ class Sm {
         issuedAny = true;
       }
     }
+    evaluatedSchedulers_ = -1;
     return issuedAny;
   }
 
@@ -846,6 +868,7 @@ class Sm {
     } else {
       w.live = false;
       removeUngrouped(w);
+      --eligibleEntries_;  // it was eligible (it issued)
       earliest_[static_cast<std::size_t>(&w - warps_.data())] = kNever;
       w.atBarrier = false;
       --liveWarps_;
@@ -863,7 +886,10 @@ class Sm {
     for (int i = 0; i < warpsPerBlock; ++i) {
       Warp& w = warps_[static_cast<std::size_t>(slotIndex * warpsPerBlock + i)];
       if (w.live && w.atBarrier) {
-        if (w.asleep) wake(w);
+        if (w.asleep) {
+          wake(w);
+          if (w.scheduler <= evaluatedSchedulers_) noteEarliest(earliest_[static_cast<std::size_t>(&w - warps_.data())], now);
+        }
         w.atBarrier = false;
         w.readyAt = std::max(w.readyAt, now + config_.barrierLatency);
         w.restValid = false;
@@ -885,10 +911,9 @@ class Sm {
     double next = issued ? now + config_.issueIntervalCycles : kNever;
     const double eligibleNext = now + std::min(1.0, config_.issueIntervalCycles);  // eligible, not picked
     auto include = [&](double t) { next = std::min(next, t > now ? t : eligibleNext); };
-    for (const auto& list : ungrouped_)
-      for (const int w : list) include(earliest_[static_cast<std::size_t>(w)]);
-    for (const auto& list : nonEmptyGroups_)
-      for (const int g : list) include(groups_[static_cast<std::size_t>(g)].earliest);
+    // Every ungrouped warp's and non-empty group's earliest time, as noted when it was set.
+    next = std::min(next, futureEarliest_);
+    if (eligibleEntries_ > 0) next = std::min(next, eligibleNext);
     // A sleeping warp's earliest time (its own time) lies past its wake time, so only those due
     // before `next` can lower it; they are woken now, which is what the next step would do.
     while (!wakeQueue_.empty() && wakeQueue_.top().time < next) {
@@ -940,6 +965,12 @@ class Sm {
   std::vector<ReadyGroup> groups_;                // [scheduler * kGroupKeys + key]
   std::vector<std::vector<int>> nonEmptyGroups_;  // per scheduler: indices into groups_
   std::array<double, kGroupKeys> settleMargin_{};
+  // The earliest times of the step's entries (ungrouped warps and non-empty groups), kept as they
+  // are set for nextDecisionTime: the smallest after `now`, and how many are at or before it (an
+  // entry removed before nextDecisionTime is always one of these: only eligible warps issue).
+  double futureEarliest_ = kNever;
+  int eligibleEntries_ = 0;
+  int evaluatedSchedulers_ = -1;  // during step(): the last scheduler whose entries were noted
   SleepQueue wakeQueue_;  // sleeping warps by when they must be evaluated again
   std::vector<double> unitFreeAt_;
   // Resource versions for re-evaluating warps only when what they wait for changed.
