@@ -101,7 +101,7 @@ Prediction predict(const PredictRequest& request) {
   // The SM's own blocks, then the peer blocks the engine estimates L2 sharing from (see
   // TimingEngine::finish); one run, so every listener sees one kernel.
   run.blockList = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
-  const int slots = base.maxResidentBlocks > 0 ? std::min(options.residentBlocks, base.maxResidentBlocks) : options.residentBlocks;
+  const int slots = timing::residentSlots(base, options);
   for (const std::uint64_t peer : timing::peerBlocksOfSimulatedSm(p.kernel.grid, base.smCount, slots, options.peerBlocks).blocks)
     run.blockList.push_back(peer);
   emulator.run(run);

@@ -47,6 +47,10 @@ void fuseMultiplyAdd(trace::KernelInfo& kernel, std::uint32_t mulPc) {
 
 }  // namespace detail
 
+int residentSlots(const TimingConfig& config, const EngineOptions& options) {
+  return config.maxResidentBlocks > 0 ? std::min(options.residentBlocks, config.maxResidentBlocks) : options.residentBlocks;
+}
+
 std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit) {
   std::vector<std::uint64_t> blocks;
   const auto stride = static_cast<std::uint64_t>(std::max(1, smCount));
@@ -172,12 +176,17 @@ struct TimingEngine::Impl {
   unsigned idealBytes = 0;
   std::uint16_t idealWavefronts = 0;
 
-  // A peer block contributes only the sectors its global reads and atomics touch (what the
-  // simulated SM's reads can find in the L2).
+  // What L2 sharing compares (the simulated SM's first wave and the peer blocks): the sectors of
+  // global reads and atomics, what one SM's reads can find in the L2 because another brought them.
+  static bool readsSharableData(const trace::StaticInstruction& s) {
+    return (s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Atomic) &&
+           (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Texture);
+  }
+
+  // A peer block contributes only the sectors readsSharableData counts.
   void recordPeer(const trace::WarpInstruction& r) {
     const auto& s = kernel.instructions[r.pc];
-    if (r.activeMask == 0 || (s.kind != trace::InstrKind::Load && s.kind != trace::InstrKind::Atomic)) return;
-    if (s.space != trace::MemorySpace::Global && s.space != trace::MemorySpace::Texture) return;
+    if (r.activeMask == 0 || !readsSharableData(s)) return;
     scratchSectors.clear();
     trace::globalAccessShape(r.addresses, r.activeMask, std::max<unsigned>(1, s.accessBytes),
                              static_cast<unsigned>(config.sectorBytes), static_cast<unsigned>(config.lineBytes),
@@ -185,8 +194,7 @@ struct TimingEngine::Impl {
     currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
   }
 
-  // The distinct sectors the simulated SM's first `count` blocks read (global reads and atomics,
-  // as recordPeer counts them), sorted.
+  // The distinct sectors the simulated SM's first `count` blocks read (readsSharableData), sorted.
   std::vector<std::uint64_t> firstWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t count) const {
     std::vector<std::uint64_t> sectors;
     for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
@@ -195,9 +203,7 @@ struct TimingEngine::Impl {
         for (const detail::WarpOp& op : warp) {
           if (op.memory == detail::kNoMemory) continue;
           const auto& s = kernel.instructions[op.pc];
-          if ((s.kind != trace::InstrKind::Load && s.kind != trace::InstrKind::Atomic) ||
-              (s.space != trace::MemorySpace::Global && s.space != trace::MemorySpace::Texture))
-            continue;
+          if (!readsSharableData(s)) continue;
           const detail::MemoryRequest& m = block.memory[op.memory];
           sectors.insert(sectors.end(), block.sectors.begin() + m.firstSector,
                          block.sectors.begin() + m.firstSector + m.sectorCount);
@@ -309,8 +315,7 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->peerPosition.clear();
   impl_->peerSectors.clear();
   impl_->currentPeer = nullptr;
-  int slots = impl_->options.residentBlocks;
-  if (impl_->config.maxResidentBlocks > 0) slots = std::min(slots, impl_->config.maxResidentBlocks);
+  const int slots = residentSlots(impl_->config, impl_->options);
   const PeerSample peers = peerBlocksOfSimulatedSm(kernel.grid, impl_->config.smCount, slots, impl_->options.peerBlocks);
   impl_->peerStratum = peers.stratumOf;
   impl_->strataPopulation.clear();
@@ -366,7 +371,7 @@ TimingResult TimingEngine::finish() {
   result.kernel = m.kernel.name;
   result.device = m.config.deviceName;
   EngineOptions options = m.options;
-  if (m.config.maxResidentBlocks > 0) options.residentBlocks = std::min(options.residentBlocks, m.config.maxResidentBlocks);
+  options.residentBlocks = residentSlots(m.config, m.options);
   result.residentBlocks = options.residentBlocks;
   if (m.config.hoistLoads)
     for (auto& block : blocks)

@@ -33,6 +33,10 @@ struct EngineOptions {
   int peerBlocks = 0;
 };
 
+// The blocks the SM holds at once: the occupancy's N_slot (options.residentBlocks), capped by a
+// config that limits it (the warps=N what-if).
+int residentSlots(const TimingConfig& config, const EngineOptions& options);
+
 // Which blocks the simulated SM runs, in the order it starts them (for asking the emulator to
 // run only those): blocks 0, S, 2S, ... of a grid of `gridBlocks`, at most `limit` (0 = all).
 std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smCount, std::uint64_t limit);

@@ -16,6 +16,17 @@ TEST(LaunchModel, TheSimulatedSmRunsEverySthBlock) {
   EXPECT_EQ(blocksOfSimulatedSm(100, 10, 3), (std::vector<std::uint64_t>{0, 10, 20}));
 }
 
+TEST(LaunchModel, TheSlotsAreTheOccupancysUnlessAConfigCapsThem) {
+  TimingConfig config;
+  EngineOptions options;
+  options.residentBlocks = 6;
+  EXPECT_EQ(residentSlots(config, options), 6);  // maxResidentBlocks 0: occupancy decides
+  config.maxResidentBlocks = 2;                  // the warps=N what-if
+  EXPECT_EQ(residentSlots(config, options), 2);
+  config.maxResidentBlocks = 8;  // a cap above the occupancy does not add slots
+  EXPECT_EQ(residentSlots(config, options), 6);
+}
+
 TEST(LaunchModel, WavesOfIdenticalBlocksAddUp) {
   // One warp per block, a 100-cycle dependent chain; 2 SMs, 2 resident blocks per SM, 12 blocks
   // -> SM 0 runs 6 blocks in 3 waves of 2: 3 × (20 launch + 100) cycles, plus 1 because the one
