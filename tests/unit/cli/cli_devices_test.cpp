@@ -1,6 +1,8 @@
 // `teg devices` and `teg devices show` run as a user runs them, with and without --device-file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "run_teg.hpp"
@@ -49,8 +51,10 @@ TEST(CliDevices, ShowJsonCarriesTypedValuesAndProvenance) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["id"], "sm_80");
-  for (const auto& f : doc["figures"])
-    if (f["key"] == "compute_capability") EXPECT_EQ(f["value"], "8.0");  // a name, kept a string
+  const auto& figures = doc["figures"];
+  const auto cc = std::find_if(figures.begin(), figures.end(), [](const auto& f) { return f["key"] == "compute_capability"; });
+  ASSERT_NE(cc, figures.end());
+  EXPECT_EQ((*cc)["value"], "8.0");  // a name, kept a string
   bool found = false;
   for (const auto& f : doc["figures"])
     if (f["key"] == "shared_memory_per_block_optin") {
