@@ -111,6 +111,7 @@ struct Warp {
   double stallSince = 0;
   std::array<double, kStallReasonCount> stalled{};  // charged to the next pc when it issues
   std::uint32_t stalledReasons = 0;  // bit r: stalled[r] may be non-zero (flushStalls visits only those)
+  static_assert(kStallReasonCount <= 32, "stalledReasons has a bit per stall reason");
   bool selected = false;  // issued in the current step: its first cycle is "selected", not a stall
   int position = 0;       // in its scheduler's warp list
   int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
