@@ -21,10 +21,6 @@ std::size_t intersect(const std::vector<std::uint64_t>& a, const std::vector<std
   return count;
 }
 
-}  // namespace
-
-namespace {
-
 // One stratum's sharing: a fraction `shared` of the SM's first-wave sectors that `blocks` of the
 // stratum's other running blocks read too.
 struct StratumSharing {
