@@ -184,10 +184,18 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.provenance.push_back({"memory concurrency C_mem", fmt::format("{} sectors in flight per SM", c.maxOutstandingSectors),
                           "derived: Lai eq. 3.2 (DRAM bandwidth share x DRAM latency / sector)"});
   c.hoistLoads = true;
-  c.provenance.push_back({"instruction order", "nvcc's PTX, global loads hoisted within straight-line code",
-                          "model: ptxas schedules loads early; teg moves each global/local load above the independent "
-                          "arithmetic before it (not past other memory instructions, barriers or branches; register "
-                          "pressure not modelled)"});
+  c.hoistSharedLoads = c.sharedOperandLatency == 0;
+  c.provenance.push_back(
+      {"instruction order",
+       c.hoistSharedLoads ? "nvcc's PTX, global and shared loads hoisted within straight-line code"
+                          : "nvcc's PTX, global loads hoisted within straight-line code",
+       c.hoistSharedLoads
+           ? "model: ptxas schedules loads early; teg moves each global/local load above the independent arithmetic "
+             "before it (not past other global accesses, barriers or branches) and each shared load above the "
+             "independent arithmetic before it (not past any memory access); register pressure not modelled"
+           : "model: ptxas schedules loads early; teg moves each global/local load above the independent "
+             "arithmetic before it (not past other memory instructions, barriers or branches; register "
+             "pressure not modelled); shared loads stay (fused into their consumer on this generation)"});
   c.fuseMultiplyAdds = true;
   c.provenance.push_back({"fma contraction", "an unrounded mul.f32/.f64 feeding one add/sub of its block issues as part of it",
                           "model: the PTX ISA lets ptxas fuse mul and add without rounding modifiers into fma "

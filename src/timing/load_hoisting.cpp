@@ -16,6 +16,10 @@ bool isSharedAccess(const trace::StaticInstruction& s) {
   return (s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store) && s.space == trace::MemorySpace::Shared;
 }
 
+bool isSharedLoad(const trace::StaticInstruction& s) {
+  return s.kind == trace::InstrKind::Load && s.space == trace::MemorySpace::Shared;
+}
+
 bool intersects(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
   for (auto x : a)
     if (std::find(b.begin(), b.end(), x) != b.end()) return true;
@@ -24,15 +28,16 @@ bool intersects(const std::vector<std::uint32_t>& a, const std::vector<std::uint
 
 }  // namespace
 
-// Each global/local load moves up its straight-line run together with the arithmetic that computes
+// Each global/local load (and, with `sharedLoadsToo`, each shared load) moves up its straight-line run together with the arithmetic that computes
 // its address (ptxas schedules the address computations of a group of loads first, then the
 // loads: with only the load moving, an unrolled loop `x ^= B[f(k)]` kept one load in flight per
 // warp, each waiting behind the previous iteration's use). Walking up from the load, an
 // instruction that produces an operand of the moving group joins it (if it is arithmetic); one
 // that conflicts with it otherwise (writes what it writes, or reads what it writes) stops it, as
-// does anything but arithmetic and shared-memory accesses. The group keeps its order and lands
-// where it stopped; the instructions it passed follow it, in their order.
-void hoistGlobalLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops) {
+// does anything but arithmetic and, for a global load, shared-memory accesses (a shared load stops
+// at any memory access: a shared store may alias it). The group keeps its order and lands where it
+// stopped; the instructions it passed follow it, in their order.
+void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, bool sharedLoadsToo) {
   std::size_t runStart = 0;
   std::vector<std::size_t> group, passed;
   std::vector<WarpOp> reordered;
@@ -41,7 +46,8 @@ void hoistGlobalLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops)
     // A run of straight-line code: consecutive pcs of plain arithmetic since the last boundary.
     const bool contiguous = i == 0 || ops[i].pc == ops[i - 1].pc + 1;
     if (!contiguous) runStart = i;
-    if (!isLongLoad(s)) {
+    const bool global = isLongLoad(s);
+    if (!global && !(sharedLoadsToo && isSharedLoad(s))) {
       if (s.kind != trace::InstrKind::Alu && !isSharedAccess(s)) runStart = i + 1;  // barrier, branch, global store...
       continue;
     }
@@ -51,7 +57,7 @@ void hoistGlobalLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops)
     for (std::size_t j = i; j > runStart; --j) {
       const auto& before = kernel.instructions[ops[j - 1].pc];
       // Shared memory cannot alias global memory, so a global load may pass shared accesses.
-      if (before.kind != trace::InstrKind::Alu && !isSharedAccess(before)) break;
+      if (before.kind != trace::InstrKind::Alu && !(global && isSharedAccess(before))) break;
       bool produces = false, conflicts = false;
       for (const std::size_t g : group) {
         const auto& member = kernel.instructions[ops[g].pc];

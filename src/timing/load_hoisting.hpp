@@ -5,8 +5,11 @@
 // local load moves above the arithmetic before it in the same straight-line run, as long as that
 // arithmetic does not produce its address and does not read or write its destination. It may
 // pass shared-memory accesses (another state space: no aliasing) but never another global or
-// local access, a barrier, a branch or a warp-synchronising instruction; register pressure is not
-// modelled (ptxas may hoist less when registers are short).
+// local access, a barrier, a branch or a warp-synchronising instruction. Shared loads move the
+// same way where the GPU loads shared memory into registers with an instruction of its own (LDS,
+// cc 2.0 and later: ptxas issues them ahead of their FFMAs, as the SASS of the example kernels
+// shows), passing arithmetic only. Register pressure is not modelled (ptxas may hoist less when
+// registers are short).
 #pragma once
 
 #include "block_trace.hpp"
@@ -14,6 +17,6 @@
 
 namespace teg::timing::detail {
 
-void hoistGlobalLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops);
+void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, bool sharedLoadsToo);
 
 }  // namespace teg::timing::detail

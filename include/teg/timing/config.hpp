@@ -98,6 +98,10 @@ struct TimingConfig {
   // ptxas schedules them (src/timing/load_hoisting.hpp). timingConfigFor turns it on; a config
   // built by hand replays the trace exactly in order.
   bool hoistLoads = false;
+  // With hoistLoads, shared loads move up too (past arithmetic only): where shared memory is read
+  // into registers by a load of its own (sharedOperandLatency == 0), ptxas issues those loads
+  // ahead of their uses as it does global ones.
+  bool hoistSharedLoads = false;
   // Replay a multiply ptxas fuses into its add (StaticInstruction::fusedInto, from
   // ptx/contraction.hpp) as part of that add: one FFMA/DFMA issue instead of two instructions.
   bool fuseMultiplyAdds = false;

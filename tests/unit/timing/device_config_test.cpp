@@ -38,4 +38,16 @@ TEST(DeviceConfig, Gt200IntegerMultiplyThroughputIsTwoPerClock) {
   EXPECT_NEAR(r24.cycles, 16 * 40 * 4.0 + 24, 8.0);
 }
 
+// Shared loads are hoisted like global ones where they are instructions of their own (LDS, cc 2.0
+// on), not on cc 1.x, whose ALU instructions read a shared operand directly (the load is fused).
+TEST(DeviceConfig, SharedLoadsAreHoistedOnlyWhereTheyAreNotFusedIntoTheirConsumer) {
+  EXPECT_FALSE(gtx280().hoistSharedLoads);
+  EXPECT_GT(gtx280().sharedOperandLatency, 0);
+  for (const char* id : {"gtx480", "tesla-t4", "a100-sxm4-40gb", "h100-sxm5-80gb"}) {
+    const auto config = timingConfigFor(database().find(id), 0);
+    EXPECT_TRUE(config.hoistLoads && config.hoistSharedLoads) << id;
+    EXPECT_EQ(config.sharedOperandLatency, 0) << id;
+  }
+}
+
 }  // namespace

@@ -13,9 +13,10 @@ namespace {
 
 // One warp runs `code` once, in program order, with or without hoisting; its global loads read
 // one coalesced line.
-TimingResult straightLine(const std::vector<teg::trace::StaticInstruction>& code, bool hoist) {
+TimingResult straightLine(const std::vector<teg::trace::StaticInstruction>& code, bool hoist, bool hoistShared = false) {
   auto config = simpleConfig(4, 1, 1);
   config.hoistLoads = hoist;
+  config.hoistSharedLoads = hoistShared;
   config.l2BytesShare = 0;
   std::vector<std::uint32_t> pcs(code.size());
   for (std::uint32_t pc = 0; pc < pcs.size(); ++pc) pcs[pc] = pc;
@@ -26,9 +27,9 @@ TimingResult straightLine(const std::vector<teg::trace::StaticInstruction>& code
 
 // Runs `code` in order and hoisted: hoisting must save `gain` cycles and issue `firstPcs` first.
 void expectHoistingGain(const std::vector<teg::trace::StaticInstruction>& code, double gain,
-                        const std::vector<std::uint32_t>& firstPcs) {
+                        const std::vector<std::uint32_t>& firstPcs, bool hoistShared = false) {
   const auto inOrder = straightLine(code, false);
-  const auto hoisted = straightLine(code, true);
+  const auto hoisted = straightLine(code, true, hoistShared);
   EXPECT_DOUBLE_EQ(inOrder.cycles - hoisted.cycles, gain);
   ASSERT_GE(hoisted.timeline.size(), firstPcs.size());
   for (std::size_t i = 0; i < firstPcs.size(); ++i) EXPECT_EQ(hoisted.timeline[i].pc, firstPcs[i]) << "issue " << i;
@@ -112,6 +113,61 @@ TEST(LoadHoisting, AGlobalLoadPassesSharedStoresButNotGlobalOnes) {
       config, {}, withGlobalStore, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2}; }, addr);
   ASSERT_GE(kept.timeline.size(), 3u);
   EXPECT_EQ(kept.timeline[1].pc, 1u);
+}
+
+// The issue order of `code` run hoisted (with shared loads too).
+std::vector<std::uint32_t> hoistedOrder(const std::vector<teg::trace::StaticInstruction>& code) {
+  const auto r = straightLine(code, true, true);
+  std::vector<std::uint32_t> order;
+  for (const auto& entry : r.timeline) order.push_back(entry.pc);
+  return order;
+}
+
+teg::trace::StaticInstruction sharedLoad(std::uint32_t def, std::uint32_t address) {
+  return memory(InstrKind::Load, MemorySpace::Shared, {def}, {address});
+}
+
+TEST(LoadHoisting, ASharedLoadMovesAboveIndependentArithmetic) {
+  // The PTX of an unrolled shared-memory dot product: ld.shared r2; fma r10 += r2; ld.shared r3;
+  // fma r10 += r3 (shared latency 20, a conflict-free request occupies the pipe 2 cycles). In
+  // order: load 0 at 0, its FMA at 20, the second load at 21 (same-warp interval), its FMA when
+  // it returns at 41, done at 45. Hoisted (ptxas issues the LDS ahead of the FFMAs): the second
+  // load at 2 (the pipe is free again), done at 22; FMA 1 at 20, FMA 3 at 24 (after FMA 1), done
+  // at 28: 17 cycles earlier.
+  expectHoistingGain({sharedLoad(2, 1), alu({10}, {2, 10}), sharedLoad(3, 4), alu({10}, {3, 10})}, 17, {0, 2, 1, 3},
+                     true);
+}
+
+TEST(LoadHoisting, ASharedLoadStaysWhereSharedOperandsAreFused) {
+  // hoistSharedLoads off (cc 1.x, where the load is fused into its consumer): the order stays.
+  const auto r = straightLine({sharedLoad(2, 1), alu({10}, {2, 10}), sharedLoad(3, 4), alu({10}, {3, 10})}, true, false);
+  ASSERT_GE(r.timeline.size(), 4u);
+  for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(r.timeline[i].pc, i);
+}
+
+TEST(LoadHoisting, ASharedLoadPassesNoMemoryAccess) {
+  // An FMA, then a memory access, then a shared load and its use: the load passes nothing but
+  // arithmetic, so it stops below the access whatever it is — a shared store (which may write
+  // the word it reads), a global store or a global load (whose order teg keeps; the global load
+  // itself moves above the FMA).
+  const std::vector<teg::trace::StaticInstruction> accesses = {
+      memory(InstrKind::Store, MemorySpace::Shared, {}, {6, 7}), memory(InstrKind::Store, MemorySpace::Global, {}, {6, 7}),
+      memory(InstrKind::Load, MemorySpace::Global, {8}, {6})};
+  for (const auto& access : accesses) {
+    const auto order = hoistedOrder({alu({5}, {5}), access, sharedLoad(2, 1), alu({3}, {2})});
+    const bool globalLoad = access.kind == InstrKind::Load;
+    EXPECT_EQ(order, (globalLoad ? std::vector<std::uint32_t>{1, 0, 2, 3} : std::vector<std::uint32_t>{0, 1, 2, 3}))
+        << "access space " << static_cast<int>(access.space);
+  }
+  // Without the access it moves to the top of the run.
+  EXPECT_EQ(hoistedOrder({alu({5}, {5}), alu({9}, {5}), sharedLoad(2, 1), alu({3}, {2})}),
+            (std::vector<std::uint32_t>{2, 0, 1, 3}));
+}
+
+TEST(LoadHoisting, ASharedLoadStopsAtABarrier) {
+  // The loads after __syncthreads() read what other warps stored before it.
+  EXPECT_EQ(hoistedOrder({alu({5}, {5}), barrier(), alu({9}, {5}), sharedLoad(2, 1), alu({3}, {2})}),
+            (std::vector<std::uint32_t>{0, 1, 3, 2, 4}));
 }
 
 }  // namespace
