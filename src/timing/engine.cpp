@@ -375,7 +375,10 @@ TimingResult TimingEngine::finish() {
   result.residentBlocks = options.residentBlocks;
   if (m.config.hoistLoads)
     for (auto& block : blocks)
-      for (auto& warp : block.warps) detail::hoistLoads(m.kernel, warp, m.config.hoistSharedLoads);
+      for (auto& warp : block.warps) {
+        detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Global);
+        if (m.config.hoistSharedLoads) detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Shared);
+      }
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
   const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm);

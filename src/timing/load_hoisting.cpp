@@ -28,16 +28,16 @@ bool intersects(const std::vector<std::uint32_t>& a, const std::vector<std::uint
 
 }  // namespace
 
-// Each global/local load (and, with `sharedLoadsToo`, each shared load) moves up its straight-line run together with the arithmetic that computes
-// its address (ptxas schedules the address computations of a group of loads first, then the
-// loads: with only the load moving, an unrolled loop `x ^= B[f(k)]` kept one load in flight per
-// warp, each waiting behind the previous iteration's use). Walking up from the load, an
+// Each load of the pass's kind moves up its straight-line run together with the arithmetic that
+// computes its address (ptxas schedules the address computations of a group of loads first, then
+// the loads: with only the load moving, an unrolled loop `x ^= B[f(k)]` kept one load in flight
+// per warp, each waiting behind the previous iteration's use). Walking up from the load, an
 // instruction that produces an operand of the moving group joins it (if it is arithmetic); one
 // that conflicts with it otherwise (writes what it writes, or reads what it writes) stops it, as
 // does anything but arithmetic and, for a global load, shared-memory accesses (a shared load stops
 // at any memory access: a shared store may alias it). The group keeps its order and lands where it
 // stopped; the instructions it passed follow it, in their order.
-void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, bool sharedLoadsToo) {
+void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, HoistedLoads which) {
   std::size_t runStart = 0;
   std::vector<std::size_t> group, passed;
   std::vector<WarpOp> reordered;
@@ -46,8 +46,8 @@ void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, bool 
     // A run of straight-line code: consecutive pcs of plain arithmetic since the last boundary.
     const bool contiguous = i == 0 || ops[i].pc == ops[i - 1].pc + 1;
     if (!contiguous) runStart = i;
-    const bool global = isLongLoad(s);
-    if (!global && !(sharedLoadsToo && isSharedLoad(s))) {
+    const bool global = which == HoistedLoads::Global;
+    if (global ? !isLongLoad(s) : !isSharedLoad(s)) {
       if (s.kind != trace::InstrKind::Alu && !isSharedAccess(s)) runStart = i + 1;  // barrier, branch, global store...
       continue;
     }

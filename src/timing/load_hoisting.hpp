@@ -8,7 +8,8 @@
 // local access, a barrier, a branch or a warp-synchronising instruction. Shared loads move the
 // same way where the GPU loads shared memory into registers with an instruction of its own (LDS,
 // cc 2.0 and later: ptxas issues them ahead of their FFMAs, as the SASS of the example kernels
-// shows), passing arithmetic only. Register pressure is not modelled (ptxas may hoist less when
+// shows), passing arithmetic only, in a second pass (so global loads move exactly as without
+// it). Register pressure is not modelled (ptxas may hoist less when
 // registers are short).
 #pragma once
 
@@ -17,6 +18,9 @@
 
 namespace teg::timing::detail {
 
-void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, bool sharedLoadsToo);
+enum class HoistedLoads { Global, Shared };
+
+// One pass: moves the loads of one kind (global/local/texture, or shared).
+void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, HoistedLoads which);
 
 }  // namespace teg::timing::detail

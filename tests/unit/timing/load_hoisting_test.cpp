@@ -164,6 +164,15 @@ TEST(LoadHoisting, ASharedLoadPassesNoMemoryAccess) {
             (std::vector<std::uint32_t>{2, 0, 1, 3}));
 }
 
+TEST(LoadHoisting, AGlobalLoadStillPassesTheSharedLoadsBeforeIt) {
+  // ld.shared r2; an FMA; ld.global r3; its use. Global loads move first, as without shared
+  // hoisting: the global load passes the FMA and the shared load (no aliasing across state
+  // spaces); the shared load, moved in a second pass, then stops below it.
+  EXPECT_EQ(hoistedOrder({sharedLoad(2, 1), alu({5}, {5}), memory(InstrKind::Load, MemorySpace::Global, {3}, {4}),
+                          alu({6}, {3, 2})}),
+            (std::vector<std::uint32_t>{2, 0, 1, 3}));
+}
+
 TEST(LoadHoisting, ASharedLoadStopsAtABarrier) {
   // The loads after __syncthreads() read what other warps stored before it.
   EXPECT_EQ(hoistedOrder({alu({5}, {5}), barrier(), alu({9}, {5}), sharedLoad(2, 1), alu({3}, {2})}),
