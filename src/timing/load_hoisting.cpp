@@ -41,12 +41,12 @@ void hoistLoads(const trace::KernelInfo& kernel, std::vector<WarpOp>& ops, Hoist
   std::size_t runStart = 0;
   std::vector<std::size_t> group, passed;
   std::vector<WarpOp> reordered;
+  const bool global = which == HoistedLoads::Global;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const auto& s = kernel.instructions[ops[i].pc];
     // A run of straight-line code: consecutive pcs of plain arithmetic since the last boundary.
     const bool contiguous = i == 0 || ops[i].pc == ops[i - 1].pc + 1;
     if (!contiguous) runStart = i;
-    const bool global = which == HoistedLoads::Global;
     if (global ? !isLongLoad(s) : !isSharedLoad(s)) {
       if (s.kind != trace::InstrKind::Alu && !isSharedAccess(s)) runStart = i + 1;  // barrier, branch, global store...
       continue;
