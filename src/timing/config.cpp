@@ -151,6 +151,17 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.lineBytes = d.memory.l1LineBytes > 0 ? d.memory.l1LineBytes : 128;
   c.sectorBytes = d.memory.sectorBytes > 0 ? d.memory.sectorBytes : 32;
   c.l1CachesGlobalLoads = d.timing.l1CachesGlobalLoads == 1;
+  if (d.cc.major == 1) {
+    c.coalescing = d.cc.minor >= 2 ? Coalescing::Cc13Segments : Coalescing::Cc10Segments;
+    c.provenance.push_back(
+        {"coalescing",
+         d.cc.minor >= 2 ? "per half-warp, a 32/64/128-byte transaction per 128-byte segment touched"
+                         : "per half-warp, one transaction if threads access an aligned segment in sequence, else "
+                           "a 32-byte transaction per thread",
+         fmt::format("CUDA C Programming Guide (3.x-4.x), appendix 'Compute Capability 1.x', global memory, rules of "
+                     "cc {}; each transaction moves all of its 32-byte sectors",
+                     d.cc.minor >= 2 ? "1.2/1.3" : "1.0/1.1")});
+  }
   // Maxwell and Pascal (cc 5.x, 6.x) have an L1/texture cache apart from shared memory (GM204 and
   // GP100 whitepapers); elsewhere L1 and shared memory split one array (the carve-out).
   const bool l1SeparateFromShared = d.cc.major == 5 || d.cc.major == 6;

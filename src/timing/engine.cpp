@@ -170,6 +170,7 @@ struct TimingEngine::Impl {
     return true;
   }
 
+  std::vector<trace::MemoryTransaction> scratchTransactions;  // segmentTraffic's, reused
   std::vector<bool> sharedOperandTarget;  // per pc: detail::takesSharedOperand, when fusing
   std::vector<bool> fusedAway;            // per pc: a multiply replayed as part of its fma
   std::uint32_t idealMask = 0;             // the last conflict-free wavefront count and its key
@@ -214,6 +215,26 @@ struct TimingEngine::Impl {
     return sectors;
   }
 
+  // Compute capability 1.x: the transactions of the half-warp segment rules, each moving all of
+  // its sectors (a sector two half-warps both fetch is fetched twice, as the two transactions
+  // are). Appends them to the current block's sectors.
+  trace::GlobalAccessShape segmentTraffic(const trace::WarpInstruction& r, unsigned bytes) {
+    scratchTransactions.clear();
+    if (config.coalescing == Coalescing::Cc13Segments)
+      trace::segmentTransactionsCc13(r.addresses, r.activeMask, bytes, nullptr, &scratchTransactions);
+    else
+      trace::segmentTransactionsCc10(r.addresses, r.activeMask, bytes, nullptr, &scratchTransactions);
+    trace::GlobalAccessShape shape;
+    const auto sectorBytes = static_cast<std::uint64_t>(config.sectorBytes);
+    for (const trace::MemoryTransaction& t : scratchTransactions)
+      for (std::uint64_t sector = t.address / sectorBytes; sector * sectorBytes < t.address + t.bytes; ++sector) {
+        current->sectors.push_back(sector);
+        ++shape.sectors;
+      }
+    shape.bytesRequested = static_cast<std::uint32_t>(std::popcount(r.activeMask)) * bytes;
+    return shape;
+  }
+
   void record(const trace::WarpInstruction& r) {
     if (r.warp >= current->warps.size()) current->warps.resize(r.warp + 1);
     detail::WarpOp op{r.pc, r.activeMask, detail::kNoMemory};
@@ -253,8 +274,12 @@ struct TimingEngine::Impl {
       } else if (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Local ||
                  s.space == trace::MemorySpace::Texture) {
         m.firstSector = static_cast<std::uint32_t>(current->sectors.size());
-        auto shape = trace::globalAccessShape(r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sectorBytes),
-                                              static_cast<unsigned>(config.lineBytes), &current->sectors);
+        trace::GlobalAccessShape shape;
+        if (s.space == trace::MemorySpace::Global && config.coalescing != Coalescing::Sectors)
+          shape = segmentTraffic(r, bytes);
+        else
+          shape = trace::globalAccessShape(r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sectorBytes),
+                                           static_cast<unsigned>(config.lineBytes), &current->sectors);
         if (s.space == trace::MemorySpace::Local) {
           // Local memory is per thread but interleaved by the hardware so that the same local
           // address of consecutive threads is consecutive (CUDA guide, "Local Memory"); the

@@ -64,9 +64,12 @@ GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>&
 
 std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                       std::uint32_t activeMask, unsigned bytesPerLane,
-                                      std::uint32_t* transactions) {
+                                      std::uint32_t* transactions, std::vector<MemoryTransaction>* out) {
   std::uint32_t bytesMoved = 0, count = 0;
   const unsigned bytes = std::max(1u, bytesPerLane);
+  // The segment size depends on the word size: 32 bytes for 1-byte words, 64 for 2-byte words,
+  // 128 for 4-, 8- and 16-byte words.
+  const std::uint64_t segmentBytes = bytes == 1 ? 32 : bytes == 2 ? 64 : 128;
   for (int half = 0; half < 2; ++half) {
     // Segment base -> lowest and highest byte touched in it.
     std::uint64_t segment[16 * 2];
@@ -75,7 +78,7 @@ std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes
     for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
       if ((activeMask >> lane & 1u) == 0) continue;
       for (std::uint64_t a : {addresses[lane], addresses[lane] + bytes - 1}) {
-        const std::uint64_t base = a / 128 * 128;
+        const std::uint64_t base = a / segmentBytes * segmentBytes;
         std::uint32_t i = 0;
         while (i < segments && segment[i] != base) ++i;
         if (i == segments) {
@@ -90,11 +93,57 @@ std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes
     }
     for (std::uint32_t i = 0; i < segments; ++i) {
       // Shrink 128 -> 64 -> 32 while the touched bytes stay inside one half of the segment.
-      unsigned size = 128;
+      auto size = static_cast<unsigned>(segmentBytes);
       while (size > 32 && low[i] / (size / 2) == high[i] / (size / 2)) size /= 2;
       bytesMoved += size;
       ++count;
+      if (out != nullptr) out->push_back(MemoryTransaction{low[i] / size * size, size});
     }
+  }
+  if (transactions != nullptr) *transactions = count;
+  return bytesMoved;
+}
+
+std::uint32_t segmentTransactionsCc10(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                      std::uint32_t activeMask, unsigned bytesPerLane,
+                                      std::uint32_t* transactions, std::vector<MemoryTransaction>* out) {
+  std::uint32_t bytesMoved = 0, count = 0;
+  auto emit = [&](std::uint64_t address, std::uint32_t size) {
+    bytesMoved += size;
+    ++count;
+    if (out != nullptr) out->push_back(MemoryTransaction{address, size});
+  };
+  const unsigned bytes = bytesPerLane;
+  // The coalesced request's span: 16 words of 4 bytes (64), of 8 bytes (128), of 16 bytes (256:
+  // two 128-byte segments, issued as two transactions); aligned to its size, at most 128.
+  const unsigned span = bytes == 4 || bytes == 8 || bytes == 16 ? 16 * bytes : 0;
+  const unsigned alignment = std::min(span, 128u);
+  for (int half = 0; half < 2; ++half) {
+    const std::uint32_t lanes = activeMask >> (half * 16) & 0xFFFFu;
+    if (lanes == 0) continue;
+    bool coalesced = span != 0;
+    std::uint64_t base = 0;
+    bool haveBase = false;
+    for (int k = 0; k < 16 && coalesced; ++k) {
+      if ((lanes >> k & 1u) == 0) continue;
+      const std::uint64_t a = addresses[static_cast<std::size_t>(half * 16 + k)];
+      // Thread k must access word k of the segment: address = base + k * bytes, base aligned.
+      const std::uint64_t expectedBase = a - static_cast<std::uint64_t>(k) * bytes;
+      if (a < static_cast<std::uint64_t>(k) * bytes || expectedBase % alignment != 0) coalesced = false;
+      else if (!haveBase) base = expectedBase, haveBase = true;
+      else if (expectedBase != base) coalesced = false;
+    }
+    if (coalesced) {
+      if (span <= 128) {
+        emit(base, span);
+      } else {
+        emit(base, 128);
+        emit(base + 128, 128);
+      }
+      continue;
+    }
+    for (int k = 0; k < 16; ++k)
+      if ((lanes >> k & 1u) != 0) emit(addresses[static_cast<std::size_t>(half * 16 + k)] / 32 * 32, 32);
   }
   if (transactions != nullptr) *transactions = count;
   return bytesMoved;

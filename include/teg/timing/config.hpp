@@ -23,6 +23,15 @@ enum class SchedulerPolicy : std::uint8_t {
 };
 const char* schedulerPolicyName(SchedulerPolicy p);
 
+// How a warp's global request becomes memory traffic (CUDA guide, "Global Memory" of each compute
+// capability; Lai §3.2.3.4): the distinct 32-byte sectors it touches (cc 2.0 and later), or the
+// transactions of compute capability 1.x's per-half-warp segment rules (trace/memory_access.hpp).
+enum class Coalescing : std::uint8_t {
+  Sectors,
+  Cc10Segments,  // cc 1.0/1.1: coalesced only in sequence within one aligned segment
+  Cc13Segments,  // cc 1.2/1.3: a 32/64/128-byte transaction per segment a half-warp touches
+};
+
 // Where a parameter's value came from, for the report's list of assumptions.
 struct Provenance {
   std::string parameter;  // "dram latency"
@@ -85,6 +94,7 @@ struct TimingConfig {
   long long l2BytesShare = 0;        // this SM's share of the L2
   int lineBytes = 128;
   int sectorBytes = 32;
+  Coalescing coalescing = Coalescing::Sectors;
   int l1Ways = 4;    // assumption (not published); listed in the provenance
   int l2Ways = 16;   // assumption (not published); listed in the provenance
   double dramBytesPerCycle = 0;      // this SM's share of the DRAM bandwidth, bytes per SM cycle

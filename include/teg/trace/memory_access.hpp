@@ -1,6 +1,6 @@
 // How a warp's memory request maps onto the memory system: the 32-byte sectors and 128-byte lines
 // a global access touches (coalescing, CUDA C++ Programming Guide "Global Memory" of each compute
-// capability; Lai §3.2.3.4), the transactions of compute capability 1.2/1.3's segment rules, and
+// capability; Lai §3.2.3.4), the transactions of compute capability 1.x's segment rules, and
 // the wavefronts a shared-memory access needs (bank conflicts: Lai §3.2.3.3, the guide's
 // "Shared Memory" section of each compute capability). Pure functions, shared by the statistics
 // of the emulator and by the timing engine so that both count the same way.
@@ -28,12 +28,29 @@ GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>&
                                     unsigned sectorBytes, unsigned lineBytes,
                                     std::vector<std::uint64_t>* sectorsOut = nullptr);
 
-// Compute capability 1.2/1.3 coalescing: per half-warp, one transaction per 128-byte segment
-// touched, shrunk to 64 or 32 bytes when the touched bytes fit in that half or quarter (guide,
-// "Compute Capability 1.x", global memory). Returns the bytes moved; `transactions` the count.
+// One memory transaction of compute capability 1.x: `bytes` (32, 64 or 128) from the aligned
+// address `address`.
+struct MemoryTransaction {
+  std::uint64_t address = 0;
+  std::uint32_t bytes = 0;
+};
+
+// Compute capability 1.2/1.3 coalescing: per half-warp, one transaction per segment touched (32
+// bytes for 1-byte words, 64 for 2-byte words, 128 otherwise), shrunk to 64 or 32 bytes while the
+// touched bytes fit in its lower or upper half (guide, "Compute Capability 1.x", global memory). Returns the bytes moved; `transactions` the count;
+// `out` (if given) gets the transactions appended, half-warp by half-warp.
 std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                       std::uint32_t activeMask, unsigned bytesPerLane,
-                                      std::uint32_t* transactions);
+                                      std::uint32_t* transactions, std::vector<MemoryTransaction>* out = nullptr);
+
+// Compute capability 1.0/1.1 coalescing (same section of the guide): a half-warp's request is
+// one 64-byte (4-byte words) or 128-byte (8-byte words) transaction, or two 128-byte ones (16-byte
+// words), only if its k-th active thread accesses the k-th word of one aligned segment of that
+// size (inactive threads allowed); otherwise every active thread gets a 32-byte transaction of
+// its own. Words of other sizes never coalesce. Returns and appends as segmentTransactionsCc13.
+std::uint32_t segmentTransactionsCc10(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                      std::uint32_t activeMask, unsigned bytesPerLane,
+                                      std::uint32_t* transactions, std::vector<MemoryTransaction>* out = nullptr);
 
 // Wavefronts a shared-memory request needs: lanes are served in phases that each move at most
 // banks × bankWidth bytes (a full warp for 4-byte accesses, half-warps for 8-byte, quarter-warps

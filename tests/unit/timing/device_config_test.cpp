@@ -50,4 +50,21 @@ TEST(DeviceConfig, SharedLoadsAreHoistedOnlyWhereTheyAreNotFusedIntoTheirConsume
   }
 }
 
+// Coalescing follows the compute capability: the segment rules of cc 1.0/1.1 and 1.2/1.3, sectors
+// from Fermi on.
+TEST(DeviceConfig, CoalescingRulesFollowTheComputeCapability) {
+  EXPECT_EQ(gtx280().coalescing, Coalescing::Cc13Segments);
+  EXPECT_EQ(timingConfigFor(database().find("tesla-c1060"), 0).coalescing, Coalescing::Cc13Segments);
+  // No cc 1.0/1.1 product is in the database: a profile of one (the generic entry with the GTX
+  // 280's SM count, clocks and memory) gets the older rules.
+  auto cc11 = database().find("sm_11");
+  const auto& gt200 = database().find("gtx280");
+  cc11.smCount = gt200.smCount;
+  cc11.clocks = gt200.clocks;
+  cc11.memory = gt200.memory;
+  EXPECT_EQ(timingConfigFor(cc11, 0).coalescing, Coalescing::Cc10Segments);
+  for (const char* id : {"gtx480", "a100-sxm4-40gb"})
+    EXPECT_EQ(timingConfigFor(database().find(id), 0).coalescing, Coalescing::Sectors) << id;
+}
+
 }  // namespace

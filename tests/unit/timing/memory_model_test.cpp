@@ -315,6 +315,27 @@ TEST(MemoryModel, PerfectCoalescingWhatIfCountsOnlyTheBytesUsed) {
   EXPECT_EQ(coalesced.memory.sectorsRequested, 40u);
 }
 
+// Compute capability 1.x moves whole transactions (Lai §3.2.3.4): one warp reading floats from
+// byte 4 touches 5 sectors, but on cc 1.2/1.3 its half-warps issue 128 + 64 + 32 bytes (7 sectors)
+// and on cc 1.0/1.1, out of alignment, 32 transactions of 32 bytes.
+TEST(MemoryModel, ComputeCapability1xMovesWholeTransactions) {
+  auto config = simpleConfig(4, 1, 1);
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {1}, {2})}, 1, 32);
+  auto misaligned = [](auto, auto, std::size_t i, int lane) {
+    return i * 4096 + 4 + 4ull * static_cast<std::uint64_t>(lane);
+  };
+  auto run = [&](Coalescing coalescing) {
+    config.coalescing = coalescing;
+    return runSynthetic(config, {}, kernel, [](auto, auto) { return repeat(0, 10); }, misaligned);
+  };
+  EXPECT_EQ(run(Coalescing::Sectors).memory.dramSectors, 10u * 5u);
+  EXPECT_EQ(run(Coalescing::Cc13Segments).memory.dramSectors, 10u * 7u);
+  EXPECT_EQ(run(Coalescing::Cc10Segments).memory.dramSectors, 10u * 32u);
+  // The what-if still counts only the bytes used: 128 bytes, 4 sectors.
+  config.perfectCoalescing = true;
+  EXPECT_EQ(run(Coalescing::Cc10Segments).memory.dramSectors, 10u * 4u);
+}
+
 TEST(MemoryModel, ForcedL2HitRateIsExact) {
   auto config = simpleConfig(4, 1, 1);
   config.forcedL2HitRate = 0.25;

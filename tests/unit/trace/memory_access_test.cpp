@@ -52,6 +52,66 @@ TEST(Coalescing, Cc13HalfWarpSegments) {
   EXPECT_EQ(transactions, 32u);
 }
 
+TEST(Coalescing, Cc13TransactionsShrinkToTheHalfOrQuarterTouched) {
+  // Floats from byte 4: half-warp 0 reads bytes 4-67 (both halves of segment 0: 128 bytes at 0);
+  // half-warp 1 reads 68-131: 68-127 is the upper half of segment 0 (64 bytes at 64), 128-131 the
+  // first quarter of segment 128 (32 bytes at 128).
+  std::uint32_t transactions = 0;
+  std::vector<MemoryTransaction> out;
+  EXPECT_EQ(segmentTransactionsCc13(strided(4, 4), 0xFFFFFFFFu, 4, &transactions, &out), 128u + 64u + 32u);
+  EXPECT_EQ(transactions, 3u);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].address, 0u);
+  EXPECT_EQ(out[0].bytes, 128u);
+  EXPECT_EQ(out[1].address, 64u);
+  EXPECT_EQ(out[1].bytes, 64u);
+  EXPECT_EQ(out[2].address, 128u);
+  EXPECT_EQ(out[2].bytes, 32u);
+}
+
+TEST(Coalescing, Cc13SegmentsAreSmallerForSmallWords) {
+  // 2-byte words from byte 48: each half-warp reads 32 bytes across a 64-byte segment boundary
+  // (48-79): 32 bytes at 32 and 32 bytes at 64, where a 128-byte segment would be one 128-byte
+  // transaction.
+  std::uint32_t transactions = 0;
+  std::vector<MemoryTransaction> out;
+  EXPECT_EQ(segmentTransactionsCc13(strided(48, 2), 0x0000FFFFu, 2, &transactions, &out), 64u);
+  EXPECT_EQ(transactions, 2u);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].address, 32u);
+  EXPECT_EQ(out[1].address, 64u);
+  // Bytes: a 32-byte segment per half-warp.
+  EXPECT_EQ(segmentTransactionsCc13(strided(0, 1), 0xFFFFFFFFu, 1, &transactions), 64u);
+  EXPECT_EQ(transactions, 2u);
+}
+
+TEST(Coalescing, Cc10CoalescesOnlyWordsInSequenceInOneAlignedSegment) {
+  std::uint32_t transactions = 0;
+  std::vector<MemoryTransaction> out;
+  // Floats in sequence from a 64-byte boundary: one 64-byte transaction per half-warp.
+  EXPECT_EQ(segmentTransactionsCc10(strided(0x1000, 4), 0xFFFFFFFFu, 4, &transactions, &out), 128u);
+  EXPECT_EQ(transactions, 2u);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].address, 0x1040u);
+  EXPECT_EQ(out[1].bytes, 64u);
+  // Inactive threads do not break it (every other lane).
+  EXPECT_EQ(segmentTransactionsCc10(strided(0x1000, 4), 0x55555555u, 4, &transactions), 128u);
+  EXPECT_EQ(transactions, 2u);
+  // Misaligned by one float: a 32-byte transaction per thread, where cc 1.2/1.3 needs 3.
+  EXPECT_EQ(segmentTransactionsCc10(strided(0x1004, 4), 0xFFFFFFFFu, 4, &transactions), 32u * 32u);
+  EXPECT_EQ(transactions, 32u);
+  // Two threads swapped: out of sequence, not coalesced.
+  auto swapped = strided(0x1000, 4);
+  std::swap(swapped[0], swapped[1]);
+  EXPECT_EQ(segmentTransactionsCc10(swapped, 0x0000FFFFu, 4, &transactions), 16u * 32u);
+  EXPECT_EQ(transactions, 16u);
+  // 16-byte words from a 128-byte (not 256-byte) boundary: two 128-byte transactions per half-warp.
+  EXPECT_EQ(segmentTransactionsCc10(strided(0x1080, 16), 0xFFFFFFFFu, 16, &transactions), 4u * 128u);
+  EXPECT_EQ(transactions, 4u);
+  // 2-byte words never coalesce.
+  EXPECT_EQ(segmentTransactionsCc10(strided(0x1000, 2), 0xFFFFFFFFu, 2, &transactions), 32u * 32u);
+}
+
 TEST(BankConflicts, RowAccessIsConflictFree) {
   EXPECT_EQ(sharedWavefronts(strided(0, 4), 0xFFFFFFFFu, 4, 32, 4, false), 1u);
 }
