@@ -83,11 +83,15 @@ std::string summary(const emu::KernelStatistics& stats, const emu::MemoryGeometr
   kv.emplace_back("branches", fmt::format("{} ({} divergent)", t.branches, t.divergentBranches));
   const auto global = [&](const char* what, const emu::GlobalCounters& c) {
     if (c.requests == 0) return;
-    kv.emplace_back(what, fmt::format("{} requests, {} sectors ({:.2f}/request), {} lines, {} B requested / {} B "
+    // cc 1.x moves whole transactions (half-warp segment rules), not the sectors touched.
+    const std::string transactions =
+        g.coalescing == trace::Coalescing::Sectors
+            ? ""
+            : fmt::format(", {} transactions ({:.2f}/request)", c.transactions, ratio(c.transactions, c.requests));
+    kv.emplace_back(what, fmt::format("{} requests, {} sectors ({:.2f}/request), {} lines{}, {} B requested / {} B "
                                       "moved = {} % coalescing efficiency",
-                                      c.requests, c.sectors, ratio(c.sectors, c.requests), c.lines, c.bytesRequested,
-                                      c.sectors * static_cast<std::uint64_t>(g.sectorBytes),
-                                      percent(c.efficiency(g.sectorBytes))));
+                                      c.requests, c.sectors, ratio(c.sectors, c.requests), c.lines, transactions,
+                                      c.bytesRequested, c.bytesMoved(g.sectorBytes), percent(c.efficiency(g.sectorBytes))));
   };
   global("global loads", t.globalLoads);
   global("global stores", t.globalStores);

@@ -21,6 +21,7 @@ MemoryGeometry MemoryGeometry::forDevice(const device::Device& gpu) {
   g.halfWarpShared = gpu.cc.major == 1;  // guide, cc 1.x: shared requests per half-warp
   g.sectorBytes = gpu.memory.sectorBytes;
   g.lineBytes = gpu.memory.l1LineBytes;
+  g.coalescing = trace::coalescingOf(gpu.cc.major, gpu.cc.minor);
   const auto missing = [&](const char* key) {
     throw Error(fmt::format("device '{}' has no {} (needed for memory statistics)", gpu.id, key));
   };
@@ -59,8 +60,12 @@ std::uint32_t sharedIdealWavefronts(const MemoryGeometry& g, std::uint32_t activ
   return phases;
 }
 
+std::uint64_t GlobalCounters::bytesMoved(int sectorBytes) const {
+  return transactions > 0 ? transactionBytes : sectors * static_cast<std::uint64_t>(sectorBytes);
+}
+
 double GlobalCounters::efficiency(int sectorBytes) const {
-  const double moved = static_cast<double>(sectors) * sectorBytes;
+  const auto moved = static_cast<double>(bytesMoved(sectorBytes));
   return moved > 0 ? static_cast<double>(bytesRequested) / moved : 0.0;
 }
 
@@ -70,6 +75,8 @@ GlobalCounters& GlobalCounters::operator+=(const GlobalCounters& o) {
   bytesRequested += o.bytesRequested;
   sectors += o.sectors;
   lines += o.lines;
+  transactions += o.transactions;
+  transactionBytes += o.transactionBytes;
   return *this;
 }
 
@@ -172,6 +179,11 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
                                    static_cast<unsigned>(geometry_.lineBytes));
       g.sectors += shape.sectors;
       g.lines += shape.lines;
+      if (geometry_.coalescing != trace::Coalescing::Sectors) {
+        std::uint32_t transactions = 0;
+        g.transactionBytes += trace::segmentTransactions(geometry_.coalescing, r.addresses, mask, size, &transactions);
+        g.transactions += transactions;
+      }
       return;
     }
     case MemorySpace::Shared: {

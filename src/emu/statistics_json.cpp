@@ -6,13 +6,18 @@ namespace teg::emu {
 namespace {
 
 nlohmann::json globalJson(const GlobalCounters& g, const MemoryGeometry& geometry) {
-  return {{"requests", g.requests},
-          {"thread_accesses", g.threadAccesses},
-          {"bytes_requested", g.bytesRequested},
-          {"sectors", g.sectors},
-          {"lines", g.lines},
-          {"bytes_moved", g.sectors * static_cast<std::uint64_t>(geometry.sectorBytes)},
-          {"efficiency", g.efficiency(geometry.sectorBytes)}};
+  nlohmann::json j = {{"requests", g.requests},
+                      {"thread_accesses", g.threadAccesses},
+                      {"bytes_requested", g.bytesRequested},
+                      {"sectors", g.sectors},
+                      {"lines", g.lines},
+                      {"bytes_moved", g.bytesMoved(geometry.sectorBytes)},
+                      {"efficiency", g.efficiency(geometry.sectorBytes)}};
+  if (geometry.coalescing != trace::Coalescing::Sectors) {
+    j["transactions"] = g.transactions;
+    j["transaction_bytes"] = g.transactionBytes;
+  }
+  return j;
 }
 
 nlohmann::json sharedJson(const SharedCounters& s) {
@@ -38,7 +43,10 @@ nlohmann::json geometryToJson(const MemoryGeometry& g) {
           {"shared_bank_width_bytes", g.sharedBankWidth},
           {"shared_half_warp_requests", g.halfWarpShared},
           {"sector_bytes", g.sectorBytes},
-          {"line_bytes", g.lineBytes}};
+          {"line_bytes", g.lineBytes},
+          {"coalescing", g.coalescing == trace::Coalescing::Cc10Segments   ? "cc 1.0/1.1 segments"
+                         : g.coalescing == trace::Coalescing::Cc13Segments ? "cc 1.2/1.3 segments"
+                                                                           : "sectors"}};
 }
 
 nlohmann::json countersToJson(const ExecutionCounters& c, const MemoryGeometry& geometry) {

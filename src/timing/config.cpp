@@ -151,8 +151,8 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.lineBytes = d.memory.l1LineBytes > 0 ? d.memory.l1LineBytes : 128;
   c.sectorBytes = d.memory.sectorBytes > 0 ? d.memory.sectorBytes : 32;
   c.l1CachesGlobalLoads = d.timing.l1CachesGlobalLoads == 1;
-  if (d.cc.major == 1) {
-    c.coalescing = d.cc.minor >= 2 ? Coalescing::Cc13Segments : Coalescing::Cc10Segments;
+  c.coalescing = trace::coalescingOf(d.cc.major, d.cc.minor);
+  if (c.coalescing != Coalescing::Sectors) {
     c.provenance.push_back(
         {"coalescing",
          d.cc.minor >= 2 ? "per half-warp, a 32/64/128-byte transaction per 128-byte segment touched"

@@ -220,10 +220,7 @@ struct TimingEngine::Impl {
   // are). Appends them to the current block's sectors.
   trace::GlobalAccessShape segmentTraffic(const trace::WarpInstruction& r, unsigned bytes) {
     scratchTransactions.clear();
-    if (config.coalescing == Coalescing::Cc13Segments)
-      trace::segmentTransactionsCc13(r.addresses, r.activeMask, bytes, nullptr, &scratchTransactions);
-    else
-      trace::segmentTransactionsCc10(r.addresses, r.activeMask, bytes, nullptr, &scratchTransactions);
+    trace::segmentTransactions(config.coalescing, r.addresses, r.activeMask, bytes, nullptr, &scratchTransactions);
     trace::GlobalAccessShape shape;
     const auto sectorBytes = static_cast<std::uint64_t>(config.sectorBytes);
     for (const trace::MemoryTransaction& t : scratchTransactions)

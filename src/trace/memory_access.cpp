@@ -149,6 +149,23 @@ std::uint32_t segmentTransactionsCc10(const std::array<std::uint64_t, kWarpLanes
   return bytesMoved;
 }
 
+Coalescing coalescingOf(int ccMajor, int ccMinor) {
+  if (ccMajor != 1) return Coalescing::Sectors;
+  return ccMinor >= 2 ? Coalescing::Cc13Segments : Coalescing::Cc10Segments;
+}
+
+std::uint32_t segmentTransactions(Coalescing rules, const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                  std::uint32_t activeMask, unsigned bytesPerLane, std::uint32_t* transactions,
+                                  std::vector<MemoryTransaction>* out) {
+  switch (rules) {
+    case Coalescing::Cc10Segments: return segmentTransactionsCc10(addresses, activeMask, bytesPerLane, transactions, out);
+    case Coalescing::Cc13Segments: return segmentTransactionsCc13(addresses, activeMask, bytesPerLane, transactions, out);
+    case Coalescing::Sectors: break;
+  }
+  if (transactions != nullptr) *transactions = 0;
+  return 0;
+}
+
 std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                std::uint32_t activeMask, unsigned bytesPerLane, unsigned banks,
                                unsigned bankWidth, bool halfWarpPhases) {

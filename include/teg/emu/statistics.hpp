@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "teg/device/device.hpp"
+#include "teg/trace/memory_access.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::emu {
@@ -35,6 +36,9 @@ struct MemoryGeometry {
   bool halfWarpShared = false;  // cc 1.x: a warp's shared request is two half-warp requests
   int sectorBytes = 0;        // memory.sector_bytes (32)
   int lineBytes = 0;          // memory.l1_line_bytes (128)
+  // cc 1.x: global requests also count the transactions of the half-warp segment rules, which
+  // are what such a GPU moves (trace/memory_access.hpp).
+  trace::Coalescing coalescing = trace::Coalescing::Sectors;
 
   static MemoryGeometry forDevice(const device::Device& gpu);  // throws teg::Error if incomplete
 };
@@ -58,8 +62,12 @@ struct GlobalCounters {
   std::uint64_t bytesRequested = 0;  // active lanes x bytes per lane
   std::uint64_t sectors = 0;         // distinct sectors touched, summed over requests
   std::uint64_t lines = 0;           // distinct cache lines touched, summed over requests
-  // Bytes requested / bytes moved in sectors (1 = perfectly coalesced; can exceed 1 when lanes
-  // read the same address, as nvprof's gld_efficiency can). 0 when nothing was moved.
+  std::uint64_t transactions = 0;      // cc 1.x only: segment-rule transactions, summed
+  std::uint64_t transactionBytes = 0;  // cc 1.x only: the bytes they move
+  // What the requests move: the transactions' bytes on cc 1.x, else the sectors'.
+  [[nodiscard]] std::uint64_t bytesMoved(int sectorBytes) const;
+  // Bytes requested / bytes moved (1 = perfectly coalesced; can exceed 1 when lanes read the same
+  // address, as nvprof's gld_efficiency can). 0 when nothing was moved.
   [[nodiscard]] double efficiency(int sectorBytes) const;
   GlobalCounters& operator+=(const GlobalCounters& o);
 };

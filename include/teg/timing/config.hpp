@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "teg/device/device.hpp"
+#include "teg/trace/memory_access.hpp"
 
 namespace teg::timing {
 
@@ -23,14 +24,8 @@ enum class SchedulerPolicy : std::uint8_t {
 };
 const char* schedulerPolicyName(SchedulerPolicy p);
 
-// How a warp's global request becomes memory traffic (CUDA guide, "Global Memory" of each compute
-// capability; Lai §3.2.3.4): the distinct 32-byte sectors it touches (cc 2.0 and later), or the
-// transactions of compute capability 1.x's per-half-warp segment rules (trace/memory_access.hpp).
-enum class Coalescing : std::uint8_t {
-  Sectors,
-  Cc10Segments,  // cc 1.0/1.1: coalesced only in sequence within one aligned segment
-  Cc13Segments,  // cc 1.2/1.3: a 32/64/128-byte transaction per segment a half-warp touches
-};
+// How global requests become traffic: sectors, or cc 1.x's segment transactions.
+using trace::Coalescing;
 
 // Where a parameter's value came from, for the report's list of assumptions.
 struct Provenance {

@@ -28,6 +28,16 @@ GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>&
                                     unsigned sectorBytes, unsigned lineBytes,
                                     std::vector<std::uint64_t>* sectorsOut = nullptr);
 
+// How a warp's global request becomes memory traffic (CUDA guide, "Global Memory" of each compute
+// capability; Lai §3.2.3.4): the distinct 32-byte sectors it touches (cc 2.0 and later), or the
+// transactions of compute capability 1.x's per-half-warp segment rules (below).
+enum class Coalescing : std::uint8_t {
+  Sectors,
+  Cc10Segments,  // cc 1.0/1.1: coalesced only in sequence within one aligned segment
+  Cc13Segments,  // cc 1.2/1.3: a 32/64/128-byte transaction per segment a half-warp touches
+};
+Coalescing coalescingOf(int ccMajor, int ccMinor);
+
 // One memory transaction of compute capability 1.x: `bytes` (32, 64 or 128) from the aligned
 // address `address`.
 struct MemoryTransaction {
@@ -48,6 +58,11 @@ std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes
 // words), only if its k-th active thread accesses the k-th word of one aligned segment of that
 // size (inactive threads allowed); otherwise every active thread gets a 32-byte transaction of
 // its own. Words of other sizes never coalesce. Returns and appends as segmentTransactionsCc13.
+// segmentTransactionsCc10 or segmentTransactionsCc13 as `rules` say (0 transactions for Sectors).
+std::uint32_t segmentTransactions(Coalescing rules, const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                  std::uint32_t activeMask, unsigned bytesPerLane, std::uint32_t* transactions,
+                                  std::vector<MemoryTransaction>* out = nullptr);
+
 std::uint32_t segmentTransactionsCc10(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                       std::uint32_t activeMask, unsigned bytesPerLane,
                                       std::uint32_t* transactions, std::vector<MemoryTransaction>* out = nullptr);

@@ -316,6 +316,31 @@ TEST(StatisticsCollector, SharedStoresAndLoadsOfATransposeTile) {
   EXPECT_EQ(stats.kernels()[0].byLine.size(), 2u);
 }
 
+TEST(StatisticsCollector, ComputeCapability1xCountsSegmentTransactions) {
+  // Floats from byte 4 on a GT200 (cc 1.3): 5 sectors touched, but the half-warps move 128 + 64 +
+  // 32 bytes (guide, cc 1.x global memory), so coalescing efficiency is 128 / 224, not 128 / 160.
+  trace::KernelInfo k;
+  k.name = "g";
+  k.block = {32, 1, 1};
+  k.instructions = {instr(0, InstrKind::Load, MemorySpace::Global, 4, 3, "ld.global.f32 %f1, [%rd1];")};
+  MemoryGeometry gt200 = tesla();
+  gt200.coalescing = trace::Coalescing::Cc13Segments;
+  for (const auto& geometry : {tesla(), gt200}) {
+    StatisticsCollector stats(geometry);
+    stats.beginKernel(k);
+    stats.beginBlock(0);
+    stats.instruction(rec(0, 0, 0, kAll, strided(4, 4)));
+    stats.endBlock(0);
+    stats.endKernel();
+    const auto& g = stats.kernels()[0].total.globalLoads;
+    EXPECT_EQ(g.sectors, 5u);
+    const bool segments = geometry.coalescing != trace::Coalescing::Sectors;
+    EXPECT_EQ(g.transactions, segments ? 3u : 0u);
+    EXPECT_EQ(g.bytesMoved(32), segments ? 224u : 160u);
+    EXPECT_DOUBLE_EQ(g.efficiency(32), segments ? 128.0 / 224.0 : 128.0 / 160.0);
+  }
+}
+
 TEST(StatisticsCollector, AtomicsLocalAndConstant) {
   trace::KernelInfo k;
   k.name = "m";
