@@ -314,22 +314,28 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     out.rows.push_back(rr);
   }
   out.meanAbsErrorPct = out.rows.empty() ? 0 : sumAbs / static_cast<double>(out.rows.size());
-  std::vector<std::string> parts;
   out.toleranceStated = suite.meanTolerancePct > 0 || suite.maxTolerancePct > 0;
-  if (suite.meanTolerancePct > 0) {
-    const bool ok = out.meanAbsErrorPct <= suite.meanTolerancePct;
-    out.withinTolerance = out.withinTolerance && ok;
-    parts.push_back(fmt::format("mean {:.1f} % {} {:g} %", out.meanAbsErrorPct, ok ? "<=" : ">", suite.meanTolerancePct));
-  }
-  if (suite.maxTolerancePct > 0) {
-    const bool ok = out.maxAbsErrorPct <= suite.maxTolerancePct;
-    out.withinTolerance = out.withinTolerance && ok;
-    parts.push_back(fmt::format("max {:.1f} % {} {:g} %", out.maxAbsErrorPct, ok ? "<=" : ">", suite.maxTolerancePct));
-  }
-  out.verdict = parts.empty() ? fmt::format("mean {:.1f} %, max {:.1f} % (no tolerance stated)", out.meanAbsErrorPct,
-                                            out.maxAbsErrorPct)
-                              : fmt::format("{}", fmt::join(parts, ", "));
+  out.verdict = toleranceVerdict(out.meanAbsErrorPct, out.maxAbsErrorPct, suite.meanTolerancePct,
+                                 suite.maxTolerancePct, out.withinTolerance);
   return out;
+}
+
+std::string toleranceVerdict(double meanAbsErrorPct, double maxAbsErrorPct, double meanTolerancePct,
+                             double maxTolerancePct, bool& within) {
+  std::vector<std::string> parts;
+  within = true;
+  if (meanTolerancePct > 0) {
+    const bool ok = meanAbsErrorPct <= meanTolerancePct;
+    within = within && ok;
+    parts.push_back(fmt::format("mean {:.1f} % {} {:g} %", meanAbsErrorPct, ok ? "<=" : ">", meanTolerancePct));
+  }
+  if (maxTolerancePct > 0) {
+    const bool ok = maxAbsErrorPct <= maxTolerancePct;
+    within = within && ok;
+    parts.push_back(fmt::format("max {:.1f} % {} {:g} %", maxAbsErrorPct, ok ? "<=" : ">", maxTolerancePct));
+  }
+  return parts.empty() ? fmt::format("mean {:.1f} %, max {:.1f} % (no tolerance stated)", meanAbsErrorPct, maxAbsErrorPct)
+                       : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace teg::analysis

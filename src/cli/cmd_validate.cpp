@@ -1,7 +1,8 @@
 // teg validate [SUITE...] [--list] [--json] [--rows N] [--threads N]
 // Predicts the published measurements of data/validation/suites/ (seed tables, microbenchmark
 // papers, gpu-benches) and prints each row's error and each suite's mean and maximum against the
-// tolerance it states. Exit status 1 when a suite misses its tolerance. SUITE is a suite name
+// tolerance it states, then the aims stated over several suites (data/validation/groups.json) whose
+// suites all ran. Exit status 1 when a suite or a group misses its tolerance. SUITE is a suite name
 // (e.g. chien2010-table2), a prefix of names (chien2010) or a path to a suite file.
 #include <fmt/format.h>
 
@@ -59,6 +60,27 @@ nlohmann::json resultJson(const analysis::ValidationResult& r) {
           {"within_tolerance", r.withinTolerance}, {"tolerance_stated", r.toleranceStated}, {"verdict", r.verdict}};
 }
 
+nlohmann::json groupJson(const analysis::ValidationGroupResult& r) {
+  const auto& g = *r.group;
+  return {{"name", g.name}, {"title", g.title}, {"source", g.source}, {"suites", g.suites}, {"rows", r.rows},
+          {"mean_abs_error_pct", r.meanAbsErrorPct}, {"max_abs_error_pct", r.maxAbsErrorPct},
+          {"tolerance", {{"mean_pct", g.meanTolerancePct}, {"max_pct", g.maxTolerancePct}}},
+          {"within_tolerance", r.withinTolerance}, {"tolerance_stated", r.toleranceStated}, {"verdict", r.verdict}};
+}
+
+std::string groupsText(const std::vector<analysis::ValidationGroupResult>& groups) {
+  if (groups.empty()) return "";
+  std::string out = "Aims over several suites (data/validation/groups.json)\n";
+  report::Table t({"group", "rows", "mean", "max", "result"});
+  for (const auto& r : groups)
+    t.addRow({r.group->name, std::to_string(r.rows), fmt::format("{:.2f} %", r.meanAbsErrorPct),
+              fmt::format("{:.1f} %", r.maxAbsErrorPct),
+              fmt::format("{}: {}", !r.toleranceStated ? "INFO" : r.withinTolerance ? "PASS" : "MISS", r.verdict)});
+  out += t.render();
+  for (const auto& r : groups) out += fmt::format("  {}: {}\n    source: {}\n", r.group->name, r.group->title, r.group->source);
+  return out;
+}
+
 std::string resultText(const analysis::ValidationResult& r) {
   const auto& s = *r.suite;
   std::string out = fmt::format("{} — {}\n  GPU: {}; measured: {}\n", s.name, s.title, s.gpu, s.source);
@@ -93,15 +115,32 @@ void registerValidateCommand(CLI::App& app, Context& context) {
     analysis::ValidationOptions options;
     options.threads = a->threads;
     if (a->rows > 0) options.rowLimit = a->rows;
+    const auto groups = analysis::loadValidationGroups(analysis::defaultValidationGroupsFile());
     nlohmann::json all = nlohmann::json::array();
     bool allWithin = true;
+    std::vector<analysis::ValidationResult> results;
     for (const auto& suite : suites) {
-      const auto result = analysis::runValidationSuite(suite, context.devices(), options);
-      allWithin = allWithin && result.withinTolerance;
-      if (a->json) all.push_back(resultJson(result));
-      else std::cout << resultText(result) << std::flush;
+      results.push_back(analysis::runValidationSuite(suite, context.devices(), options));
+      allWithin = allWithin && results.back().withinTolerance;
+      if (a->json) all.push_back(resultJson(results.back()));
+      else std::cout << resultText(results.back()) << std::flush;
     }
-    if (a->json) std::cout << nlohmann::json{{"suites", all}, {"all_within_tolerance", allWithin}}.dump(2) << "\n";
+    // The groups whose suites all ran (a quick run's --rows makes them partial: not judged).
+    std::vector<analysis::ValidationGroupResult> summaries;
+    nlohmann::json groupsJson = nlohmann::json::array();
+    for (const auto& group : groups) {
+      if (a->rows > 0) break;
+      if (auto summary = analysis::summarizeValidationGroup(group, results)) {
+        allWithin = allWithin && summary->withinTolerance;
+        groupsJson.push_back(groupJson(*summary));
+        summaries.push_back(std::move(*summary));
+      }
+    }
+    if (a->json)
+      std::cout << nlohmann::json{{"suites", all}, {"groups", groupsJson}, {"all_within_tolerance", allWithin}}.dump(2)
+                << "\n";
+    else
+      std::cout << groupsText(summaries);
     if (!allWithin) throw CLI::RuntimeError(1);
   });
 }

@@ -15,7 +15,8 @@ namespace {
 
 bool haveNvcc() { return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 || std::getenv("CUDA_HOME") != nullptr; }
 
-std::map<std::string, nlohmann::json> validate(const std::vector<std::string>& suites) {
+std::map<std::string, nlohmann::json> validate(const std::vector<std::string>& suites,
+                                               nlohmann::json* groups = nullptr) {
   std::vector<std::string> args{"validate", "--json"};
   args.insert(args.end(), suites.begin(), suites.end());
   const auto r = runTeg(args);
@@ -23,7 +24,22 @@ std::map<std::string, nlohmann::json> validate(const std::vector<std::string>& s
   std::map<std::string, nlohmann::json> bySuite;
   const auto report = nlohmann::json::parse(r.out);
   for (const auto& s : report["suites"]) bySuite[s["name"].get<std::string>()] = s;
+  if (groups != nullptr) *groups = report["groups"];
   return bySuite;
+}
+
+// Seed 000's GT200 suites (Tables 3.2-3.6), predicted once for the tests that read them.
+struct Seed000 {
+  std::map<std::string, nlohmann::json> suites;
+  nlohmann::json groups;
+};
+const Seed000& seed000() {
+  static const Seed000 s = [] {
+    Seed000 r;
+    r.suites = validate({"lai2013-table", "lai2013-whatif"}, &r.groups);
+    return r;
+  }();
+  return s;
 }
 
 double meanAbsError(const nlohmann::json& suite) {
@@ -81,7 +97,7 @@ TEST(CliValidate, L2ThroughputReachesTheMeasuredBandwidth) {
 
 TEST(CliValidate, BankConflictWhatIfPredictsTheRewrittenKernel) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
-  auto s = validate({"lai2013-table3.2", "lai2013-table3.3", "lai2013-whatif"});
+  auto s = seed000().suites;
   // Issue #5: the what-if removing the bank conflicts of C = A.B^T predicts the measured
   // conflict-free kernel (seed 000 Table 3.3) within 10 %; the model of that kernel itself too.
   EXPECT_LE(meanAbsError(s["lai2013-whatif-no-bank-conflicts"]), 10.0);
@@ -95,7 +111,7 @@ TEST(CliValidate, BankConflictWhatIfPredictsTheRewrittenKernel) {
 
 TEST(CliValidate, HoppingMatrixLayouts) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
-  auto s = validate({"lai2013-table3.4", "lai2013-table3.5"});
+  auto s = seed000().suites;
   const auto& aos = s["lai2013-table3.4"]["rows"];
   const auto& soa = s["lai2013-table3.5"]["rows"];
   ASSERT_EQ(aos.size(), 3u);
@@ -108,6 +124,29 @@ TEST(CliValidate, HoppingMatrixLayouts) {
   // (docs/validation.md): these guard against regressions.
   EXPECT_LE(meanAbsError(s["lai2013-table3.5"]), 12.0);
   EXPECT_LE(meanAbsError(s["lai2013-table3.4"]), 22.0);
+}
+
+TEST(CliValidate, Seed000TablesTogetherWithinTheIssuesAim) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto& s = seed000();
+  // Issue #5 states one aim over the rows of seed 000 Tables 3.2, 3.3 and 3.4-3.6: a mean absolute
+  // error within 10 %. Table 3.6 is the what-if suite (the thesis's prediction with conflicts
+  // switched off, against Table 3.3's measurements). Recomputed from every row's figures.
+  double sum = 0;
+  std::size_t rows = 0;
+  for (const char* name : {"lai2013-table3.2", "lai2013-table3.3", "lai2013-table3.4", "lai2013-table3.5",
+                           "lai2013-whatif-no-bank-conflicts"}) {
+    const auto& suite = s.suites.at(name);
+    sum += meanAbsError(suite) * static_cast<double>(suite["rows"].size());
+    rows += suite["rows"].size();
+  }
+  EXPECT_EQ(rows, 21u);
+  EXPECT_LE(sum / static_cast<double>(rows), 10.0);
+  // teg validate reports the same group figure (data/validation/groups.json).
+  ASSERT_EQ(s.groups.size(), 1u);  // gpu-stream's suites did not run
+  EXPECT_EQ(s.groups[0]["name"], "lai2013-tables");
+  EXPECT_EQ(s.groups[0]["rows"], 21);
+  EXPECT_NEAR(s.groups[0]["mean_abs_error_pct"].get<double>(), sum / static_cast<double>(rows), 1e-6);
 }
 
 TEST(CliValidate, StreamBandwidthAcrossOccupancy) {

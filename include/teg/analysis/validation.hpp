@@ -93,4 +93,37 @@ struct ValidationOptions {
 ValidationResult runValidationSuite(const ValidationSuite& suite, const device::DeviceDatabase& devices,
                                     const ValidationOptions& options = {});
 
+// An aim stated over the rows of several suites at once (issue #5: one mean over seed 000's
+// Tables 3.2-3.6, one over gpu-stream's 384 rows), from data/validation/groups.json:
+//   {"groups": [{"name": ..., "title": ..., "source": ..., "suites": ["lai2013-table3.2", ...],
+//                "tolerance": {"mean_pct": 10}}]}
+struct ValidationGroup {
+  std::string name, title, source;
+  std::vector<std::string> suites;
+  double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked
+};
+
+// Reads the groups; errors name the file, line and column (JSON) or the field. A missing file
+// has no groups.
+std::vector<ValidationGroup> loadValidationGroups(const std::string& path);
+std::string defaultValidationGroupsFile();  // dataDirectory()/validation/groups.json
+
+struct ValidationGroupResult {
+  const ValidationGroup* group = nullptr;
+  std::size_t rows = 0;
+  double meanAbsErrorPct = 0, maxAbsErrorPct = 0;
+  bool withinTolerance = true;
+  bool toleranceStated = false;
+  std::string verdict;
+};
+
+// The group's errors over every row of its suites, or nothing when one of them is not among
+// `results` (a run of other suites).
+std::optional<ValidationGroupResult> summarizeValidationGroup(const ValidationGroup& group,
+                                                              const std::vector<ValidationResult>& results);
+
+// "mean 3.1 % <= 5 %, max 7.9 % <= 10 %" (or "... (no tolerance stated)"), and whether both hold.
+std::string toleranceVerdict(double meanAbsErrorPct, double maxAbsErrorPct, double meanTolerancePct,
+                             double maxTolerancePct, bool& within);
+
 }  // namespace teg::analysis

@@ -2,6 +2,7 @@
 // errors that name the file and the field. No nvcc needed: nothing is predicted here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -114,6 +115,72 @@ TEST(ValidationSuite, OutOfRangeNumbersAndMissingColumnsAreErrorsNotCrashes) {
   const auto device = writeTemp("device.json", head + R"("metric": {"kind": "cycles"},
                                   "rows_from_csv": {"file": "/dev/zero", "measured": "x"}})");
   EXPECT_NE(errorOf(device).find("/dev/zero: not a readable file"), std::string::npos) << errorOf(device);
+}
+
+}  // namespace
+
+namespace {
+
+ValidationResult resultOf(const ValidationSuite& suite, const std::vector<double>& errors) {
+  ValidationResult r;
+  r.suite = &suite;
+  for (const double e : errors) r.rows.push_back(ValidationRowResult{"", 100, 100 + e, e, ""});
+  return r;
+}
+
+TEST(ValidationGroup, MeanIsOverEveryRowOfItsSuitesNotOverSuites) {
+  ValidationSuite a, b, other;
+  a.name = "a";
+  b.name = "b";
+  other.name = "other";
+  ValidationGroup group;
+  group.name = "g";
+  group.suites = {"a", "b"};
+  group.meanTolerancePct = 10;
+  // a: 3 rows |2|+|4|+|6| = 12; b: 1 row 28. Over rows: 40 / 4 = 10 (within); over suites it
+  // would be (4 + 28) / 2 = 16.
+  const std::vector<ValidationResult> results = {resultOf(a, {2, -4, 6}), resultOf(other, {90}), resultOf(b, {-28})};
+  const auto summary = summarizeValidationGroup(group, results);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->rows, 4u);
+  EXPECT_DOUBLE_EQ(summary->meanAbsErrorPct, 10.0);
+  EXPECT_DOUBLE_EQ(summary->maxAbsErrorPct, 28.0);
+  EXPECT_TRUE(summary->withinTolerance);
+  group.maxTolerancePct = 20;
+  EXPECT_FALSE(summarizeValidationGroup(group, results)->withinTolerance);
+  // A run without one of its suites does not judge the group.
+  EXPECT_FALSE(summarizeValidationGroup(group, {results[0], results[1]}).has_value());
+}
+
+TEST(ValidationGroup, ShippedGroupsNameShippedSuites) {
+  const auto groups = loadValidationGroups(kData + "/groups.json");
+  ASSERT_GE(groups.size(), 2u);
+  std::vector<std::string> names;
+  for (const auto& file : validationSuiteFiles(kData + "/suites")) names.push_back(loadValidationSuite(file).name);
+  for (const auto& g : groups) {
+    EXPECT_GT(g.meanTolerancePct, 0) << g.name;
+    for (const auto& s : g.suites) EXPECT_NE(std::find(names.begin(), names.end(), s), names.end()) << g.name << ": " << s;
+  }
+}
+
+TEST(ValidationGroup, ErrorsNameTheFileAndWhereInIt) {
+  auto errorOfGroups = [](const std::string& path) -> std::string {
+    try {
+      loadValidationGroups(path);
+    } catch (const teg::Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const auto broken = writeTemp("groups-broken.json", "{\"groups\": [\n  {\"name\": \"x\",,}\n]}\n");
+  EXPECT_NE(errorOfGroups(broken).find("groups-broken.json:2:"), std::string::npos) << errorOfGroups(broken);
+  const auto noSuites = writeTemp("groups-nosuites.json",
+                                  R"({"groups": [{"name": "x", "title": "t", "source": "s", "suites": []}]})");
+  EXPECT_NE(errorOfGroups(noSuites).find("/groups/0: 'suites' names no suite"), std::string::npos) << errorOfGroups(noSuites);
+  const auto noTitle = writeTemp("groups-notitle.json", R"({"groups": [{"name": "x", "suites": ["a"]}]})");
+  EXPECT_NE(errorOfGroups(noTitle).find("groups-notitle.json"), std::string::npos);
+  EXPECT_NE(errorOfGroups(noTitle).find("title"), std::string::npos) << errorOfGroups(noTitle);
+  EXPECT_TRUE(loadValidationGroups(kData + "/no-such-groups.json").empty());
 }
 
 }  // namespace
