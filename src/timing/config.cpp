@@ -155,7 +155,8 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   if (c.coalescing != Coalescing::Sectors) {
     c.provenance.push_back(
         {"coalescing",
-         d.cc.minor >= 2 ? "per half-warp, a 32/64/128-byte transaction per 128-byte segment touched"
+         d.cc.minor >= 2 ? "per half-warp, a transaction per segment touched (32, 64 or 128 bytes by word size), "
+                           "shrunk to the half or quarter it uses"
                          : "per half-warp, one transaction if threads access an aligned segment in sequence, else "
                            "a 32-byte transaction per thread",
          fmt::format("CUDA C Programming Guide (3.x-4.x), appendix 'Compute Capability 1.x', global memory, rules of "

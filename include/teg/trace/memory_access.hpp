@@ -47,8 +47,9 @@ struct MemoryTransaction {
 
 // Compute capability 1.2/1.3 coalescing: per half-warp, one transaction per segment touched (32
 // bytes for 1-byte words, 64 for 2-byte words, 128 otherwise), shrunk to 64 or 32 bytes while the
-// touched bytes fit in its lower or upper half (guide, "Compute Capability 1.x", global memory). Returns the bytes moved; `transactions` the count;
-// `out` (if given) gets the transactions appended, half-warp by half-warp.
+// touched bytes fit in its lower or upper half (guide, "Compute Capability 1.x", global memory).
+// Returns the bytes moved; `transactions` the count; `out` (if given) gets the transactions
+// appended, half-warp by half-warp.
 std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                       std::uint32_t activeMask, unsigned bytesPerLane,
                                       std::uint32_t* transactions, std::vector<MemoryTransaction>* out = nullptr);
@@ -58,14 +59,14 @@ std::uint32_t segmentTransactionsCc13(const std::array<std::uint64_t, kWarpLanes
 // words), only if its k-th active thread accesses the k-th word of one aligned segment of that
 // size (inactive threads allowed); otherwise every active thread gets a 32-byte transaction of
 // its own. Words of other sizes never coalesce. Returns and appends as segmentTransactionsCc13.
+std::uint32_t segmentTransactionsCc10(const std::array<std::uint64_t, kWarpLanes>& addresses,
+                                      std::uint32_t activeMask, unsigned bytesPerLane,
+                                      std::uint32_t* transactions, std::vector<MemoryTransaction>* out = nullptr);
+
 // segmentTransactionsCc10 or segmentTransactionsCc13 as `rules` say (0 transactions for Sectors).
 std::uint32_t segmentTransactions(Coalescing rules, const std::array<std::uint64_t, kWarpLanes>& addresses,
                                   std::uint32_t activeMask, unsigned bytesPerLane, std::uint32_t* transactions,
                                   std::vector<MemoryTransaction>* out = nullptr);
-
-std::uint32_t segmentTransactionsCc10(const std::array<std::uint64_t, kWarpLanes>& addresses,
-                                      std::uint32_t activeMask, unsigned bytesPerLane,
-                                      std::uint32_t* transactions, std::vector<MemoryTransaction>* out = nullptr);
 
 // Wavefronts a shared-memory request needs: lanes are served in phases that each move at most
 // banks × bankWidth bytes (a full warp for 4-byte accesses, half-warps for 8-byte, quarter-warps
