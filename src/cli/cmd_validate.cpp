@@ -128,14 +128,13 @@ void registerValidateCommand(CLI::App& app, Context& context) {
     // The groups whose suites all ran (a quick run's --rows makes them partial: not judged).
     std::vector<analysis::ValidationGroupResult> summaries;
     nlohmann::json groupsJson = nlohmann::json::array();
-    for (const auto& group : groups) {
-      if (a->rows > 0) break;
-      if (auto summary = analysis::summarizeValidationGroup(group, results)) {
-        allWithin = allWithin && summary->withinTolerance;
-        groupsJson.push_back(groupJson(*summary));
-        summaries.push_back(std::move(*summary));
-      }
-    }
+    if (a->rows == 0)
+      for (const auto& group : groups)
+        if (auto summary = analysis::summarizeValidationGroup(group, results)) {
+          allWithin = allWithin && summary->withinTolerance;
+          groupsJson.push_back(groupJson(*summary));
+          summaries.push_back(std::move(*summary));
+        }
     if (a->json)
       std::cout << nlohmann::json{{"suites", all}, {"groups", groupsJson}, {"all_within_tolerance", allWithin}}.dump(2)
                 << "\n";

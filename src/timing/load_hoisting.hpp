@@ -9,8 +9,7 @@
 // same way where the GPU loads shared memory into registers with an instruction of its own (LDS,
 // cc 2.0 and later: ptxas issues them ahead of their FFMAs, as the SASS of the example kernels
 // shows), passing arithmetic only, in a second pass (so global loads move exactly as without
-// it). Register pressure is not modelled (ptxas may hoist less when
-// registers are short).
+// it). Register pressure is not modelled (ptxas may hoist less when registers are short).
 #pragma once
 
 #include "block_trace.hpp"
