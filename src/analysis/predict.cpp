@@ -79,7 +79,7 @@ Prediction predict(const PredictRequest& request) {
   std::vector<timing::TimingConfig> configs{base};
   for (const auto& spec : request.whatIfs) {
     configs.push_back(base);
-    applyWhatIf(spec, warpsPerBlock, configs.back());
+    applyWhatIf(spec, warpsPerBlock, p.occupancy.blocksPerSm, configs.back());
   }
   std::vector<std::unique_ptr<timing::TimingEngine>> engines;
   trace::TraceFanout fanout;

@@ -26,7 +26,7 @@ std::string whatIfHelp() {
          "latency.<class>=CYCLES, issue-interval=CYCLES, l1=off, fma-contraction=off";
 }
 
-void applyWhatIf(const std::string& spec, int warpsPerBlock, timing::TimingConfig& c) {
+void applyWhatIf(const std::string& spec, int warpsPerBlock, int residentBlocks, timing::TimingConfig& c) {
   const auto eq = spec.find('=');
   const std::string key = spec.substr(0, eq);
   const std::string value = eq == std::string::npos ? "" : spec.substr(eq + 1);
@@ -59,6 +59,12 @@ void applyWhatIf(const std::string& spec, int warpsPerBlock, timing::TimingConfi
     if (blocks < 1)
       throw Error(fmt::format("what-if '{}': a block of this kernel has {} warps; at least that many must fit", spec,
                               warpsPerBlock));
+    // The switch lowers residency; above what occupancy allows it would change nothing, and a
+    // user asking for it expects more warps, not the same prediction under another name.
+    if (residentBlocks > 0 && blocks > residentBlocks)
+      throw Error(fmt::format("what-if '{}': an SM holds at most {} warps of this kernel ({} blocks of {} warps, the "
+                              "occupancy limit); warps=N can only lower that",
+                              spec, residentBlocks * warpsPerBlock, residentBlocks, warpsPerBlock));
     c.maxResidentBlocks = blocks;
   } else if (key.rfind("latency.", 0) == 0) {
     needValue();

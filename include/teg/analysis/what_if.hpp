@@ -7,7 +7,8 @@
 //   no-divergence          warp instructions run with partial masks are packed (see below)
 //   l2-hit=R               a fraction R (0..1) of L2 lookups hit
 //   dram-bw=xF | =G        DRAM bandwidth times F, or G GB/s
-//   warps=N                at most N resident warps per SM (whole blocks)
+//   warps=N                at most N resident warps per SM (whole blocks; N may not exceed what
+//                          occupancy allows)
 //   latency.<class>=C      execution latency of an instruction class, cycles
 //   issue-interval=C       cycles between two issues of a scheduler
 //   l1=off                 global loads bypass the L1
@@ -20,9 +21,10 @@
 
 namespace teg::analysis {
 
-// Applies `spec` to `config` for a kernel with `warpsPerBlock` warps per block. Throws teg::Error
-// naming the spec and the accepted forms when it is not one of them.
-void applyWhatIf(const std::string& spec, int warpsPerBlock, timing::TimingConfig& config);
+// Applies `spec` to `config` for a kernel with `warpsPerBlock` warps per block, of which
+// occupancy lets `residentBlocks` share an SM (0: not known, not checked). Throws teg::Error
+// naming the spec and the accepted forms when it is not one of them, or the rule it breaks.
+void applyWhatIf(const std::string& spec, int warpsPerBlock, int residentBlocks, timing::TimingConfig& config);
 
 // The accepted forms, one per line, for --help and errors.
 std::string whatIfHelp();
