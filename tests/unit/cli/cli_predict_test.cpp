@@ -38,6 +38,15 @@ TEST(CliPredict, UnknownWhatIfIsAOneLineError) {
   EXPECT_NE(r.err.find("unknown what-if 'faster-please'"), std::string::npos) << r.err;
 }
 
+TEST(CliPredict, WarpsWhatIfAboveOccupancyNamesTheLimit) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // saxpy's 256-thread blocks on an A100: 2048 threads per SM / 256 = 8 blocks of 8 warps (its 12
+  // registers and no shared memory allow more), so 64 warps; 72 cannot be had by lowering.
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--what-if", "warps=72"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("at most 64 warps of this kernel (8 blocks of 8 warps"), std::string::npos) << r.err;
+}
+
 TEST(CliPredict, GridAndBlockGivenBesideALaunchFileReplaceItsOwn) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   // The file launches 1024 blocks of 256 threads. With 2160 blocks of 128: the busiest of the
