@@ -172,6 +172,10 @@ std::vector<FigureSpec> buildSpecs() {
        setSectionInt<&Device::memory, &Memory::l2LineBytes>},
       {"memory.sector_bytes", K::PositiveInt, G::Memory, R::Always,
        setSectionInt<&Device::memory, &Memory::sectorBytes>},
+      {"memory.dram_partitions", K::PositiveInt, G::Memory, R::No,
+       setSectionInt<&Device::memory, &Memory::dramPartitions>},
+      {"memory.dram_partition_bytes", K::PositiveInt, G::Memory, R::No,
+       setSectionInt<&Device::memory, &Memory::dramPartitionBytes>},
   };
   for (int i = 0; i < static_cast<int>(InstructionClass::Count_); ++i) {
     const auto cls = static_cast<InstructionClass>(i);

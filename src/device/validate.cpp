@@ -73,6 +73,9 @@ void validateDevice(const Device& d, const std::string& file) {
            d.issue.subPartitions % d.issue.schedulersPerSm == 0,
        "warp_schedulers_per_sm and sub_partitions must divide one another",
        {"warp_schedulers_per_sm", "sub_partitions"});
+  rule((d.memory.dramPartitions == 0) == (d.memory.dramPartitionBytes == 0),
+       "memory.dram_partitions and memory.dram_partition_bytes go together (the interleave needs both)",
+       {"memory.dram_partitions", "memory.dram_partition_bytes"});
   rule(d.clocks.baseMhz == 0 || d.clocks.coreMhz == 0 || d.clocks.baseMhz <= d.clocks.coreMhz,
        "clocks.base_mhz must not exceed clocks.core_mhz (the boost clock)",
        {"clocks.base_mhz", "clocks.core_mhz"});

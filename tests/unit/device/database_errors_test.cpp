@@ -155,6 +155,17 @@ TEST_F(DeviceFileErrors, InconsistentWarpsAndThreadsAreRejected) {
   EXPECT_NE(what.find("max_warps_per_sm * warp_size must equal max_threads_per_sm"), std::string::npos) << what;
 }
 
+TEST_F(DeviceFileErrors, DramPartitionsNeedTheirInterleave) {
+  write("test-gpu.json", product(R"(,
+    "memory.dram_partitions": {"value": 8, "source": "wp"})"));
+  const auto what = loadError();
+  EXPECT_NE(what.find("memory.dram_partitions and memory.dram_partition_bytes go together"), std::string::npos) << what;
+  write("test-gpu.json", product(R"(,
+    "memory.dram_partitions": {"value": 8, "source": "wp"},
+    "memory.dram_partition_bytes": {"value": 256, "source": "wp"})"));
+  EXPECT_EQ(loadError(), "");
+}
+
 TEST_F(DeviceFileErrors, CarveoutsMustEndAtSharedMemoryPerSm) {
   write("test-gpu.json", product(R"(,
     "shared_memory_carveouts": {"value": [0, 65536, 102400], "source": "wp"})"));
