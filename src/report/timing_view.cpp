@@ -1,6 +1,7 @@
 #include "teg/report/timing_view.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -151,6 +152,9 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
   mem.emplace_back("shared", fmt::format("{} requests, {} wavefronts ({:.2f} per request)", m.sharedRequests,
                                          m.sharedWavefronts,
                                          m.sharedRequests ? static_cast<double>(m.sharedWavefronts) / static_cast<double>(m.sharedRequests) : 0.0));
+  if (!r.dramSectorsByPartition.empty())
+    mem.emplace_back("partitions", fmt::format("sampled DRAM sectors per partition {}; skew applied x{:.2f}",
+                                               fmt::join(r.dramSectorsByPartition, " "), r.dramPartitionSkew));
   out += renderKeyValues(mem);
 
   const auto lines = costPerLine(r, k);
@@ -258,7 +262,9 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
                       {"l2_hits_from_other_sms", m.l2PeerHits},
                       {"dram_sectors", m.dramSectors}, {"dram_write_sectors", m.dramWriteSectors},
                       {"dram_bytes", m.dramBytes},
-                      {"shared_requests", m.sharedRequests}, {"shared_wavefronts", m.sharedWavefronts}}},
+                      {"shared_requests", m.sharedRequests}, {"shared_wavefronts", m.sharedWavefronts},
+                      {"dram_partition_skew", r.dramPartitionSkew},
+                      {"dram_sectors_by_partition", r.dramSectorsByPartition}}},
           {"per_line", lines},
           {"timeline", timeline},
           {"what_if", what},

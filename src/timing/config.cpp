@@ -181,6 +181,18 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.dramBytesPerCycle = d.memory.dramBandwidthGBs * 1e9 / (d.smCount * c.clockMhz * 1e6);
   c.provenance.push_back({"DRAM bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.dramBytesPerCycle),
                           fmt::format("memory.dram_bandwidth_gbs {:g} GB/s (datasheet peak) / SMs / clock", d.memory.dramBandwidthGBs)});
+  if (d.memory.dramPartitions > 1 && d.memory.dramPartitionBytes > 0) {
+    c.dramPartitions = d.memory.dramPartitions;
+    c.dramPartitionBytes = d.memory.dramPartitionBytes;
+    c.provenance.push_back({"DRAM partitions",
+                            fmt::format("{} channels, {} B each before the next (each carries 1/{} of the peak)",
+                                        c.dramPartitions, c.dramPartitionBytes, c.dramPartitions),
+                            "memory.dram_partitions, memory.dram_partition_bytes (Lai §3.2.3.5); see 'DRAM "
+                            "partition skew'"});
+  } else {
+    c.provenance.push_back({"DRAM partitions", "one pipe (no partition skew)",
+                            "no memory.dram_partitions for this device: later GPUs hash addresses over their channels"});
+  }
   if (d.timing.l2BytesPerClock > 0) {
     c.l2BytesPerCycle = d.timing.l2BytesPerClock / d.smCount;
     c.provenance.push_back({"L2 bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.l2BytesPerCycle), "timing.l2_bytes_per_clk / SMs"});

@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <unordered_map>
 
@@ -13,6 +14,7 @@
 #include "bounds.hpp"
 #include "l2_sharing.hpp"
 #include "load_hoisting.hpp"
+#include "partition_skew.hpp"
 #include "sm_model.hpp"
 #include "teg/support/error.hpp"
 #include "teg/trace/memory_access.hpp"
@@ -145,6 +147,10 @@ struct TimingEngine::Impl {
   std::vector<std::size_t> peerStratum;   // per peer: its stratum (PeerSample::stratumOf)
   std::vector<double> strataPopulation;   // per stratum: the blocks its peers were drawn from
   std::vector<std::uint64_t>* currentPeer = nullptr;
+  // Per peer, per DRAM partition (config.dramPartitions > 1; else empty): the sectors its global
+  // accesses touch (partition_skew.hpp).
+  std::vector<std::vector<std::uint64_t>> peerPartitionSectors;
+  std::vector<std::uint64_t>* currentPeerPartitions = nullptr;
   std::vector<std::uint64_t> scratchSectors;
   bool haveKernel = false;
 
@@ -184,15 +190,53 @@ struct TimingEngine::Impl {
            (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Texture);
   }
 
-  // A peer block contributes only the sectors readsSharableData counts.
+  // What partition skew counts: every global access (reads, writes, atomics). Local memory is
+  // left out: the hardware interleaves it by thread, and the emulator's addresses are not its.
+  static bool countsForPartitions(const trace::StaticInstruction& s) {
+    const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
+                        s.kind == trace::InstrKind::Atomic;
+    return memory && (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Texture);
+  }
+
+  void countPartition(std::uint64_t sector, std::vector<std::uint64_t>& byPartition) const {
+    ++byPartition[detail::partitionOfSector(sector, config.sectorBytes, config.dramPartitionBytes, config.dramPartitions)];
+  }
+
+  // A peer block contributes the sectors readsSharableData counts and, with DRAM partitions, the
+  // partitions of all its global accesses' sectors.
   void recordPeer(const trace::WarpInstruction& r) {
     const auto& s = kernel.instructions[r.pc];
-    if (r.activeMask == 0 || !readsSharableData(s)) return;
+    if (r.activeMask == 0) return;
+    const bool sharable = readsSharableData(s);
+    const bool partitioned = currentPeerPartitions != nullptr && countsForPartitions(s);
+    if (!sharable && !partitioned) return;
     scratchSectors.clear();
     trace::globalAccessShape(r.addresses, r.activeMask, std::max<unsigned>(1, s.accessBytes),
                              static_cast<unsigned>(config.sectorBytes), static_cast<unsigned>(config.lineBytes),
                              &scratchSectors);
-    currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
+    if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
+    if (partitioned)
+      for (const std::uint64_t sector : scratchSectors) countPartition(sector, *currentPeerPartitions);
+  }
+
+  // Per block of the simulated SM's first `count` blocks and of the traced peers: its DRAM
+  // sectors per partition (partition_skew.hpp).
+  std::vector<std::vector<std::uint64_t>> firstWavePartitionSectors(const std::vector<detail::BlockTrace>& traced,
+                                                                    std::size_t count) const {
+    std::vector<std::vector<std::uint64_t>> blocks;
+    for (std::size_t i = 0; i < peerPartitionSectors.size(); ++i)
+      if (peerTraced[i]) blocks.push_back(peerPartitionSectors[i]);
+    for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
+      const detail::BlockTrace& block = traced[b];
+      auto& byPartition = blocks.emplace_back(static_cast<std::size_t>(config.dramPartitions), 0);
+      for (const auto& warp : block.warps)
+        for (const detail::WarpOp& op : warp) {
+          if (op.memory == detail::kNoMemory || !countsForPartitions(kernel.instructions[op.pc])) continue;
+          const detail::MemoryRequest& m = block.memory[op.memory];
+          for (std::uint32_t i = 0; i < m.sectorCount; ++i) countPartition(block.sectors[m.firstSector + i], byPartition);
+        }
+    }
+    return blocks;
   }
 
   // The distinct sectors the simulated SM's first `count` blocks read (readsSharableData), sorted.
@@ -337,6 +381,8 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->peerPosition.clear();
   impl_->peerSectors.clear();
   impl_->currentPeer = nullptr;
+  impl_->peerPartitionSectors.clear();
+  impl_->currentPeerPartitions = nullptr;
   const int slots = residentSlots(impl_->config, impl_->options);
   const PeerSample peers = peerBlocksOfSimulatedSm(kernel.grid, impl_->config.smCount, slots, impl_->options.peerBlocks);
   impl_->peerStratum = peers.stratumOf;
@@ -344,6 +390,9 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   for (const PeerStratum& stratum : peers.strata) impl_->strataPopulation.push_back(static_cast<double>(stratum.population));
   impl_->peerSectors.resize(peers.blocks.size());
   impl_->peerTraced.assign(peers.blocks.size(), false);
+  if (impl_->config.dramPartitions > 1)
+    impl_->peerPartitionSectors.assign(peers.blocks.size(),
+                                       std::vector<std::uint64_t>(static_cast<std::size_t>(impl_->config.dramPartitions), 0));
   for (std::size_t i = 0; i < peers.blocks.size(); ++i) impl_->peerPosition[peers.blocks[i]] = i;
   for (std::size_t i = 0; i < order.size(); ++i) {
     impl_->position[order[i]] = i;
@@ -358,6 +407,9 @@ void TimingEngine::beginBlock(std::uint32_t block) {
   const auto peer = impl_->current == nullptr ? impl_->peerPosition.find(block) : impl_->peerPosition.end();
   impl_->currentPeer = peer == impl_->peerPosition.end() ? nullptr : &impl_->peerSectors[peer->second];
   if (impl_->currentPeer != nullptr) impl_->peerTraced[peer->second] = true;
+  impl_->currentPeerPartitions = impl_->currentPeer != nullptr && !impl_->peerPartitionSectors.empty()
+                                     ? &impl_->peerPartitionSectors[peer->second]
+                                     : nullptr;
   impl_->fullMask.clear();
   impl_->packed.clear();
   if (impl_->current != nullptr) impl_->recorded[it->second] = true;
@@ -376,6 +428,7 @@ void TimingEngine::endBlock(std::uint32_t) {
     peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
     impl_->currentPeer = nullptr;
   }
+  impl_->currentPeerPartitions = nullptr;
 }
 
 TimingResult TimingEngine::finish() {
@@ -410,16 +463,26 @@ TimingResult TimingEngine::finish() {
   detail::L2Sharing sharing;
   const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
   const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
+  const std::uint64_t firstWave = std::min<std::uint64_t>(slotCount, result.blocksOnSm);
   if (sharedL2) {
     std::vector<detail::TracedPeer> peers;
     for (std::size_t i = 0; i < m.peerSectors.size(); ++i)
       if (m.peerTraced[i]) peers.push_back({std::move(m.peerSectors[i]), m.peerStratum[i]});
-    const std::uint64_t ownWave = std::min<std::uint64_t>(slotCount, result.blocksOnSm);
-    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, ownWave), peers, m.strataPopulation,
+    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, firstWave), peers, m.strataPopulation,
                                         m.config.smCount);
   }
+  // Lai §3.2.3.5: the GPU's DRAM traffic drains at the pace of its busiest partition, so the
+  // SM's share of the bandwidth is divided by the skew the running blocks' sectors show.
+  TimingConfig config = m.config;
+  detail::PartitionSkewEstimate skew;
+  if (m.config.dramPartitions > 1) {
+    skew = detail::estimatePartitionSkew(m.firstWavePartitionSectors(blocks, firstWave));
+    result.dramSectorsByPartition = skew.sectorsByPartition;
+    result.dramPartitionSkew = skew.applied;
+    config.dramBytesPerCycle /= skew.applied;
+  }
   const std::vector<double> completion =
-      detail::simulateSm(m.config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, result);
+      detail::simulateSm(config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, result);
 
   result.blocksSimulated = blocks.size();
   const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
@@ -439,7 +502,7 @@ TimingResult TimingEngine::finish() {
     // it started before it opened. No block of the steady state can take less than its share of
     // the busiest resource (a bandwidth, a unit, issue), so that is the floor. C_mem is left out:
     // it admits a request when half of it fits, so the simulation may run slightly above it.
-    for (const detail::Bound& bound : detail::simulatedBounds(m.config, result))
+    for (const detail::Bound& bound : detail::simulatedBounds(config, result))
       if (bound.name != detail::kConcurrencyBoundName)
         perBlock = std::max(perBlock, bound.cycles / static_cast<double>(k));
     result.cycles = done[k - 1] + perBlock * static_cast<double>(result.blocksOnSm - k);
@@ -447,8 +510,29 @@ TimingResult TimingEngine::finish() {
   }
   result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;
   result.ipc = result.simulatedCycles > 0 ? static_cast<double>(result.warpInstructions) / result.simulatedCycles : 0;
-  detail::explainBound(m.config, result);
+  detail::explainBound(config, result);
   result.assumptions = m.config.provenance;
+  if (m.config.dramPartitions > 1) {
+    const auto& byPartition = skew.sectorsByPartition;
+    const std::uint64_t total = std::accumulate(byPartition.begin(), byPartition.end(), std::uint64_t{0});
+    const std::uint64_t busiest = total == 0 ? 0 : *std::max_element(byPartition.begin(), byPartition.end());
+    const double even = 100.0 / m.config.dramPartitions;
+    result.assumptions.push_back(
+        {"DRAM partition skew",
+         total == 0 ? std::string("none: the sampled blocks make no global accesses")
+         : skew.applied > 1
+             ? fmt::format("x{:.2f}: the busiest of {} partitions takes {:.1f} % of the sampled DRAM sectors (even: "
+                           "{:.1f} %; blocks at random: up to x{:.2f}); the DRAM share is divided by it",
+                           skew.observed, byPartition.size(), 100.0 * static_cast<double>(busiest) / static_cast<double>(total),
+                           even, skew.chance)
+             : fmt::format("not applied: the busiest partition takes {:.1f} % of the sampled DRAM sectors (x{:.2f}; "
+                           "even: {:.1f} %), no more than {} blocks at random would (up to x{:.2f})",
+                           100.0 * static_cast<double>(busiest) / static_cast<double>(total), skew.observed, even,
+                           skew.blocks, skew.chance),
+         fmt::format("model (partition_skew.hpp, Lai §3.2.3.5): the global accesses of {} sampled block(s) running "
+                     "together (this SM's first wave and the peer blocks of other SMs), over their whole run",
+                     skew.blocks)});
+  }
   result.assumptions.push_back(
       {"simulated blocks",
        fmt::format("{} of the {} blocks the busiest SM runs ({:.1f} %)", result.blocksSimulated, result.blocksOnSm,

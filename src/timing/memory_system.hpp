@@ -4,9 +4,9 @@
 // bandwidth (a request waits for the pipe, occupies it for size / bandwidth cycles, and is done
 // one latency later). The number of sectors in flight is bounded by C_mem (Lai eq. 3.1-3.2).
 //
-// Not modelled: DRAM pages and partition skew beyond the bandwidth share (Lai §3.2.3.5), the
-// TLB, L2 slices (the L2 is one pipe), interference from other SMs except through the bandwidth
-// share and the data they bring into the L2 (l2_sharing.hpp).
+// Partition skew (Lai §3.2.3.5) reaches it as a smaller DRAM share (partition_skew.hpp).
+// Not modelled: DRAM pages, the TLB, L2 slices (the L2 is one pipe), interference from other SMs
+// except through the bandwidth share and the data they bring into the L2 (l2_sharing.hpp).
 #pragma once
 
 #include <cstdint>

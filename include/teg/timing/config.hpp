@@ -93,6 +93,10 @@ struct TimingConfig {
   int l1Ways = 4;    // assumption (not published); listed in the provenance
   int l2Ways = 16;   // assumption (not published); listed in the provenance
   double dramBytesPerCycle = 0;      // this SM's share of the DRAM bandwidth, bytes per SM cycle
+  // DRAM channels (Lai §3.2.3.5): a sector goes to partition (address / dramPartitionBytes) mod
+  // dramPartitions, each carrying 1/dramPartitions of the share. 1: one pipe (no skew).
+  int dramPartitions = 1;
+  int dramPartitionBytes = 0;
   double l2BytesPerCycle = 0;        // this SM's share of the L2 bandwidth
   double lsuBytesPerCycle = 0;       // L1/LSU data path of one SM, bytes per cycle
   int maxOutstandingSectors = 0;     // memory-pipeline concurrency C_mem (Lai eq. 3.1-3.2)

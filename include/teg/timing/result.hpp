@@ -84,6 +84,10 @@ struct TimingResult {
   std::vector<UnitUsage> units;                    // only units that were used
   double bucketCycles = 0;                         // width of a load-over-time bucket
   MemoryCounters memory;
+  // DRAM partitions (TimingConfig::dramPartitions > 1): the sampled first wave's global sectors
+  // per partition and the skew they give (partition_skew.hpp); empty and 1 otherwise.
+  std::vector<std::uint64_t> dramSectorsByPartition;
+  double dramPartitionSkew = 1;
   std::vector<InstructionCost> perInstruction;     // indexed by pc
   std::vector<TimelineEntry> timeline;
   std::vector<ClockRead> clockReads;  // in issue order per warp
