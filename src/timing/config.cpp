@@ -191,7 +191,7 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
                             "partition skew'"});
   } else {
     c.provenance.push_back({"DRAM partitions", "one pipe (no partition skew)",
-                            "no memory.dram_partitions for this device: later GPUs hash addresses over their channels"});
+                            "no memory.dram_partitions for this device (its channel interleave is not published)"});
   }
   if (d.timing.l2BytesPerClock > 0) {
     c.l2BytesPerCycle = d.timing.l2BytesPerClock / d.smCount;

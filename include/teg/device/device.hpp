@@ -89,8 +89,8 @@ struct Memory {
   int l2LineBytes = 0;         // [memory.l2_line_bytes]
   int sectorBytes = 0;         // [memory.sector_bytes] 32 on cc >= 2.0
   // DRAM partitions (channels) and the bytes each takes before the next one does (Lai §3.2.3.5:
-  // GT200 has 8 of 256 bytes). 0 where the interleave is not published (later GPUs hash
-  // addresses over their channels): the DRAM is then one pipe.
+  // GT200 has 8 of 256 bytes). 0 where the interleave is not published: the DRAM is then one
+  // pipe.
   int dramPartitions = 0;      // [memory.dram_partitions]
   int dramPartitionBytes = 0;  // [memory.dram_partition_bytes]
 };
