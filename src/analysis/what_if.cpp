@@ -22,7 +22,8 @@ double parseNumber(const std::string& spec, const std::string& text) {
 }  // namespace
 
 std::string whatIfHelp() {
-  return "no-bank-conflicts, perfect-coalescing, no-divergence, l2-hit=R (0..1), dram-bw=xF or =GBPS, warps=N, "
+  return "no-bank-conflicts, perfect-coalescing, no-divergence, no-partition-camping, l2-hit=R (0..1), "
+         "dram-bw=xF or =GBPS, warps=N, "
          "latency.<class>=CYCLES, issue-interval=CYCLES, l1=off, fma-contraction=off";
 }
 
@@ -39,6 +40,9 @@ void applyWhatIf(const std::string& spec, int warpsPerBlock, int residentBlocks,
     c.perfectCoalescing = true;
   } else if (key == "no-divergence" && value.empty()) {
     c.noDivergence = true;
+  } else if (key == "no-partition-camping" && value.empty()) {
+    c.dramPartitions = 1;  // one pipe: the traffic spread evenly over the channels (Lai §3.2.3.5)
+    c.dramPartitionBytes = 0;
   } else if (key == "l2-hit") {
     needValue();
     const double r = parseNumber(spec, value);

@@ -64,6 +64,12 @@ void explainBound(const TimingConfig& config, TimingResult& result) {
         "too few warps or too little independent work cannot hide",
         top.name, 100 * share);
   }
+  // Lai §3.2.3.5: a DRAM share cut by partition skew is camping, not the bandwidth itself.
+  if (result.bound == "DRAM bandwidth" && result.dramPartitionSkew > 1)
+    result.boundExplanation += fmt::format(
+        "; partition camping: the running blocks crowd some DRAM partitions, so the share is the bandwidth / {:.2f} "
+        "(DRAM partition skew; what-if no-partition-camping removes it)",
+        result.dramPartitionSkew);
 }
 
 }  // namespace teg::timing::detail

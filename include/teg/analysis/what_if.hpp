@@ -5,6 +5,7 @@
 //   no-bank-conflicts      every shared-memory request takes its conflict-free wavefronts
 //   perfect-coalescing     every global request touches only the sectors its bytes need
 //   no-divergence          warp instructions run with partial masks are packed (see below)
+//   no-partition-camping   DRAM traffic spread evenly over the partitions (no skew, Lai §3.2.3.5)
 //   l2-hit=R               a fraction R (0..1) of L2 lookups hit
 //   dram-bw=xF | =G        DRAM bandwidth times F, or G GB/s
 //   warps=N                at most N resident warps per SM (whole blocks; N may not exceed what

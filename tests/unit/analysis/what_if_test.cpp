@@ -72,6 +72,7 @@ TEST(WhatIf, SwitchesWithoutValues) {
   EXPECT_TRUE(applied("no-bank-conflicts").noBankConflicts);
   EXPECT_TRUE(applied("perfect-coalescing").perfectCoalescing);
   EXPECT_TRUE(applied("no-divergence").noDivergence);
+  EXPECT_EQ(applied("no-partition-camping").dramPartitions, 1);  // one pipe: no skew
   EXPECT_FALSE(applied("fma-contraction=off").fuseMultiplyAdds);
   const TimingConfig noL1 = applied("l1=off");
   EXPECT_FALSE(noL1.l1CachesGlobalLoads);

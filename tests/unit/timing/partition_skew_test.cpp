@@ -95,6 +95,8 @@ TEST(PartitionSkew, CampingOnOnePartitionDividesTheDramShare) {
   EXPECT_DOUBLE_EQ(camped.dramPartitionSkew, 8.0);
   EXPECT_NEAR(camped.cycles, 8 * 8192 + 400, 8 * 8);
   EXPECT_EQ(camped.bound, "DRAM bandwidth");
+  EXPECT_NE(camped.boundExplanation.find("partition camping"), std::string::npos) << camped.boundExplanation;
+  EXPECT_EQ(spread.boundExplanation.find("partition camping"), std::string::npos) << spread.boundExplanation;
 }
 
 }  // namespace
