@@ -44,13 +44,8 @@ TimingResult streamingLoads(int concurrency) {
   config.dramBytesPerCycle = 16;
   config.l2BytesShare = 0;  // no L2 either: every sector goes to DRAM
   config.maxOutstandingSectors = concurrency;
-  // 64 loads into 64 different registers (one register would serialise them: WAW on a pending
-  // load waits, as the hardware scoreboard does).
-  std::vector<teg::trace::StaticInstruction> loads;
-  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
-  const auto kernel = kernelOf(loads, 1, 512);
-  std::vector<std::uint32_t> all(64);
-  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
+  const auto kernel = kernelOf(independentGlobalLoads(64), 1, 512);
+  const auto all = everyPc(64);
   return runSynthetic(
       config, {}, kernel, [&](auto, auto) { return all; },
       [](auto, std::uint32_t warp, std::size_t i, int lane) {
@@ -118,12 +113,9 @@ TimingResult l2HitLoads(double l2BytesPerCycle) {
   config.l2BytesShare = 65536;
   config.l2BytesPerCycle = l2BytesPerCycle;
   config.maxOutstandingSectors = 8;
-  std::vector<teg::trace::StaticInstruction> loads;
-  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
-  std::vector<std::uint32_t> all(64);
-  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
+  const auto all = everyPc(64);
   return runSynthetic(
-      config, {}, kernelOf(loads, 1, 512), [&](auto, auto) { return all; },
+      config, {}, kernelOf(independentGlobalLoads(64), 1, 512), [&](auto, auto) { return all; },
       [](auto, auto, std::size_t, int lane) { return 0x10000000ull + 4ull * static_cast<std::uint64_t>(lane); });
 }
 

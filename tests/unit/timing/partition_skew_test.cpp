@@ -71,12 +71,9 @@ TimingResult partitionedStream(std::uint64_t lineStride) {
   config.dramPartitionBytes = 256;
   EngineOptions options;
   options.residentBlocks = 8;
-  std::vector<teg::trace::StaticInstruction> loads;
-  for (std::uint32_t i = 0; i < 64; ++i) loads.push_back(memory(InstrKind::Load, MemorySpace::Global, {10 + i}, {2}));
-  std::vector<std::uint32_t> all(64);
-  for (std::uint32_t i = 0; i < 64; ++i) all[i] = i;
+  const auto all = everyPc(64);
   return runSynthetic(
-      config, options, kernelOf(loads, 8, 64), [&](auto, auto) { return all; },
+      config, options, kernelOf(independentGlobalLoads(64), 8, 64), [&](auto, auto) { return all; },
       [lineStride](std::uint32_t block, std::uint32_t warp, std::size_t i, int lane) {
         const std::uint64_t line = (std::uint64_t{block} * 2 + warp) * 64 + i;
         return 0x10000000ull + line * lineStride + 4ull * static_cast<std::uint64_t>(lane);

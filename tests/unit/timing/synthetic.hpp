@@ -105,4 +105,19 @@ inline TimingResult runSynthetic(
 
 inline std::vector<std::uint32_t> repeat(std::uint32_t pc, std::size_t n) { return std::vector<std::uint32_t>(n, pc); }
 
+// n global loads into n different registers r10.. (one register would serialise them: WAW on a
+// pending load waits, as the hardware scoreboard does), addressed by r2.
+inline std::vector<trace::StaticInstruction> independentGlobalLoads(std::uint32_t n) {
+  std::vector<trace::StaticInstruction> loads;
+  for (std::uint32_t i = 0; i < n; ++i) loads.push_back(memory(trace::InstrKind::Load, trace::MemorySpace::Global, {10 + i}, {2}));
+  return loads;
+}
+
+// pcs 0, 1, ..., n - 1: every instruction of a straight-line kernel once.
+inline std::vector<std::uint32_t> everyPc(std::uint32_t n) {
+  std::vector<std::uint32_t> pcs(n);
+  for (std::uint32_t i = 0; i < n; ++i) pcs[i] = i;
+  return pcs;
+}
+
 }  // namespace teg::timing::test
