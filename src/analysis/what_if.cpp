@@ -41,6 +41,10 @@ void applyWhatIf(const std::string& spec, int warpsPerBlock, int residentBlocks,
   } else if (key == "no-divergence" && value.empty()) {
     c.noDivergence = true;
   } else if (key == "no-partition-camping" && value.empty()) {
+    if (c.dramPartitions <= 1)
+      throw Error(fmt::format("what-if '{}': {} has no DRAM partition figures (memory.dram_partitions), so no "
+                              "partition skew is modelled to remove",
+                              spec, c.deviceName));
     c.dramPartitions = 1;  // one pipe: the traffic spread evenly over the channels (Lai §3.2.3.5)
     c.dramPartitionBytes = 0;
   } else if (key == "l2-hit") {

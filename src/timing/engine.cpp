@@ -6,7 +6,6 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <numeric>
 #include <random>
 #include <unordered_map>
 
@@ -512,27 +511,7 @@ TimingResult TimingEngine::finish() {
   result.ipc = result.simulatedCycles > 0 ? static_cast<double>(result.warpInstructions) / result.simulatedCycles : 0;
   detail::explainBound(config, result);
   result.assumptions = m.config.provenance;
-  if (m.config.dramPartitions > 1) {
-    const auto& byPartition = skew.sectorsByPartition;
-    const std::uint64_t total = std::accumulate(byPartition.begin(), byPartition.end(), std::uint64_t{0});
-    const std::uint64_t busiest = total == 0 ? 0 : *std::max_element(byPartition.begin(), byPartition.end());
-    const double even = 100.0 / m.config.dramPartitions;
-    result.assumptions.push_back(
-        {"DRAM partition skew",
-         total == 0 ? std::string("none: the sampled blocks make no global accesses")
-         : skew.applied > 1
-             ? fmt::format("x{:.2f}: the busiest of {} partitions takes {:.1f} % of the sampled DRAM sectors (even: "
-                           "{:.1f} %; blocks at random: up to x{:.2f}); the DRAM share is divided by it",
-                           skew.observed, byPartition.size(), 100.0 * static_cast<double>(busiest) / static_cast<double>(total),
-                           even, skew.chance)
-             : fmt::format("not applied: the busiest partition takes {:.1f} % of the sampled DRAM sectors (x{:.2f}; "
-                           "even: {:.1f} %), no more than {} blocks at random would (up to x{:.2f})",
-                           100.0 * static_cast<double>(busiest) / static_cast<double>(total), skew.observed, even,
-                           skew.blocks, skew.chance),
-         fmt::format("model (partition_skew.hpp, Lai §3.2.3.5): the global accesses of {} sampled block(s) running "
-                     "together (this SM's first wave and the peer blocks of other SMs), over their whole run",
-                     skew.blocks)});
-  }
+  if (m.config.dramPartitions > 1) result.assumptions.push_back(detail::describePartitionSkew(skew));
   result.assumptions.push_back(
       {"simulated blocks",
        fmt::format("{} of the {} blocks the busiest SM runs ({:.1f} %)", result.blocksSimulated, result.blocksOnSm,

@@ -1,5 +1,7 @@
 #include "partition_skew.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -58,6 +60,27 @@ PartitionSkewEstimate estimatePartitionSkew(const std::vector<std::vector<std::u
   e.chance = trials[static_cast<std::size_t>(kChanceQuantile * static_cast<double>(trials.size() - 1))];
   e.applied = e.observed > e.chance ? e.observed : 1.0;
   return e;
+}
+
+Provenance describePartitionSkew(const PartitionSkewEstimate& e) {
+  const auto& byPartition = e.sectorsByPartition;
+  const std::uint64_t total = std::accumulate(byPartition.begin(), byPartition.end(), std::uint64_t{0});
+  const std::uint64_t busiest = total == 0 ? 0 : *std::max_element(byPartition.begin(), byPartition.end());
+  const double busiestPct = total == 0 ? 0 : 100.0 * static_cast<double>(busiest) / static_cast<double>(total);
+  const double evenPct = byPartition.empty() ? 0 : 100.0 / static_cast<double>(byPartition.size());
+  std::string value =
+      total == 0 ? std::string("none: the sampled blocks make no global accesses")
+      : e.applied > 1
+          ? fmt::format("x{:.2f}: the busiest of {} partitions takes {:.1f} % of the sampled DRAM sectors (even: "
+                        "{:.1f} %; blocks at random: up to x{:.2f}); the DRAM share is divided by it",
+                        e.observed, byPartition.size(), busiestPct, evenPct, e.chance)
+          : fmt::format("not applied: the busiest partition takes {:.1f} % of the sampled DRAM sectors (x{:.2f}; "
+                        "even: {:.1f} %), no more than {} blocks at random would (up to x{:.2f})",
+                        busiestPct, e.observed, evenPct, e.blocks, e.chance);
+  return {"DRAM partition skew", std::move(value),
+          fmt::format("model (partition_skew.hpp, Lai §3.2.3.5): the global accesses of {} sampled block(s) running "
+                      "together (this SM's first wave and the peer blocks of other SMs), over their whole run",
+                      e.blocks)};
 }
 
 }  // namespace teg::timing::detail

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "teg/timing/config.hpp"
+
 namespace teg::timing::detail {
 
 // The partition a DRAM sector (address / sectorBytes, possibly tagged kLocalSectorTag) maps to.
@@ -38,5 +40,8 @@ struct PartitionSkewEstimate {
 
 // `perBlock`: each sampled block's sectors per partition (all of the same size).
 PartitionSkewEstimate estimatePartitionSkew(const std::vector<std::vector<std::uint64_t>>& perBlock);
+
+// The report's assumption row: the skew found, whether it was applied, and on what sample.
+Provenance describePartitionSkew(const PartitionSkewEstimate& estimate);
 
 }  // namespace teg::timing::detail

@@ -72,7 +72,11 @@ TEST(WhatIf, SwitchesWithoutValues) {
   EXPECT_TRUE(applied("no-bank-conflicts").noBankConflicts);
   EXPECT_TRUE(applied("perfect-coalescing").perfectCoalescing);
   EXPECT_TRUE(applied("no-divergence").noDivergence);
-  EXPECT_EQ(applied("no-partition-camping").dramPartitions, 1);  // one pipe: no skew
+  TimingConfig partitioned = baseConfig();
+  partitioned.dramPartitions = 8;
+  partitioned.dramPartitionBytes = 256;
+  applyWhatIf("no-partition-camping", 8, 8, partitioned);
+  EXPECT_EQ(partitioned.dramPartitions, 1);  // one pipe: no skew
   EXPECT_FALSE(applied("fma-contraction=off").fuseMultiplyAdds);
   const TimingConfig noL1 = applied("l1=off");
   EXPECT_FALSE(noL1.l1CachesGlobalLoads);
@@ -97,6 +101,8 @@ TEST(WhatIf, BadValuesNameTheSwitchAndTheRule) {
   EXPECT_NE(unknown.find("unknown what-if 'faster-please'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("no-bank-conflicts"), std::string::npos) << unknown;  // lists the accepted forms
   EXPECT_NE(errorOf("l1=on").find("unknown what-if"), std::string::npos);
+  // Nothing to remove on a device without partition figures (the base config has none).
+  EXPECT_NE(errorOf("no-partition-camping").find("has no DRAM partition figures"), std::string::npos);
 }
 
 }  // namespace
