@@ -134,7 +134,7 @@ void BM_CudaOccMaxActiveBlocks(benchmark::State& state) {
   for (auto _ : state) {
     const OracleConfig& o = ocs[i];
     i = (i + 1) & (ocs.size() - 1);
-    cudaOccResult r;
+    cudaOccResult r{};  // zero if the oracle rejects the configuration and leaves it unset
     cudaOccMaxActiveBlocksPerMultiprocessor(&r, &o.props, &o.attributes, &deviceState, o.blockSize, o.dynamicSmem);
     blocks += r.activeBlocksPerMultiprocessor;
     benchmark::DoNotOptimize(blocks);

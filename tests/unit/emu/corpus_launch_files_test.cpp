@@ -44,9 +44,12 @@ TEST(CorpusLaunchFiles, EachParsesAndMatchesItsKernelsParameters) {
     for (const auto& a : l.args) {
       if (!a.isBuffer()) continue;
       const auto& b = std::get<BufferArg>(a.value);
-      if (std::holds_alternative<FileInit>(b.init))
+      if (std::holds_alternative<FileInit>(b.init)) {
         EXPECT_NO_THROW((void)materializeBuffer(b.type, b.count, b.init, a.name));
-      if (b.expect) EXPECT_NO_THROW((void)materializeBuffer(b.type, b.count, b.expect->values, a.name + " expect"));
+      }
+      if (b.expect) {
+        EXPECT_NO_THROW((void)materializeBuffer(b.type, b.count, b.expect->values, a.name + " expect"));
+      }
     }
     const ptx::Module* m = module(stem);
     if (m == nullptr) GTEST_SKIP() << "nvcc not found: parameters not checked";

@@ -108,7 +108,9 @@ TEST(TraceFile, RoundTripsEveryField) {
     EXPECT_EQ(got.records[i].activeMask, records[i].activeMask);
     if (records[i].pc == 1)
       for (int lane = 0; lane < kWarpLanes; ++lane)
-        if (records[i].activeMask >> lane & 1u) ASSERT_EQ(got.records[i].addresses[lane], records[i].addresses[lane]);
+        if (records[i].activeMask >> lane & 1u) {
+          ASSERT_EQ(got.records[i].addresses[lane], records[i].addresses[lane]);
+        }
   }
   EXPECT_EQ(got.events.front(), "begin 0");
   EXPECT_EQ(got.events.back(), "kernel end");
