@@ -214,8 +214,14 @@ struct TimingEngine::Impl {
                              static_cast<unsigned>(config.sectorBytes), static_cast<unsigned>(config.lineBytes),
                              &scratchSectors);
     if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
-    if (partitioned)
-      for (const std::uint64_t sector : scratchSectors) countPartition(sector, *currentPeerPartitions);
+    if (!partitioned) return;
+    // What reaches DRAM is what the simulated SM's own blocks record: cc 1.x moves whole segment
+    // transactions (their sectors, a sector two of them fetch counted twice).
+    if (s.space == trace::MemorySpace::Global && config.coalescing != Coalescing::Sectors) {
+      scratchSectors.clear();
+      segmentTraffic(r, std::max<unsigned>(1, s.accessBytes), scratchSectors);
+    }
+    for (const std::uint64_t sector : scratchSectors) countPartition(sector, *currentPeerPartitions);
   }
 
   // Per block of the simulated SM's first `count` blocks and of the traced peers: its DRAM
@@ -260,15 +266,16 @@ struct TimingEngine::Impl {
 
   // Compute capability 1.x: the transactions of the half-warp segment rules, each moving all of
   // its sectors (a sector two half-warps both fetch is fetched twice, as the two transactions
-  // are). Appends them to the current block's sectors.
-  trace::GlobalAccessShape segmentTraffic(const trace::WarpInstruction& r, unsigned bytes) {
+  // are). Appends them to `sectorsOut`.
+  trace::GlobalAccessShape segmentTraffic(const trace::WarpInstruction& r, unsigned bytes,
+                                         std::vector<std::uint64_t>& sectorsOut) {
     scratchTransactions.clear();
     trace::segmentTransactions(config.coalescing, r.addresses, r.activeMask, bytes, nullptr, &scratchTransactions);
     trace::GlobalAccessShape shape;
     const auto sectorBytes = static_cast<std::uint64_t>(config.sectorBytes);
     for (const trace::MemoryTransaction& t : scratchTransactions)
       for (std::uint64_t sector = t.address / sectorBytes; sector * sectorBytes < t.address + t.bytes; ++sector) {
-        current->sectors.push_back(sector);
+        sectorsOut.push_back(sector);
         ++shape.sectors;
       }
     shape.bytesRequested = static_cast<std::uint32_t>(std::popcount(r.activeMask)) * bytes;
@@ -316,7 +323,7 @@ struct TimingEngine::Impl {
         m.firstSector = static_cast<std::uint32_t>(current->sectors.size());
         trace::GlobalAccessShape shape;
         if (s.space == trace::MemorySpace::Global && config.coalescing != Coalescing::Sectors)
-          shape = segmentTraffic(r, bytes);
+          shape = segmentTraffic(r, bytes, current->sectors);
         else
           shape = trace::globalAccessShape(r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sectorBytes),
                                            static_cast<unsigned>(config.lineBytes), &current->sectors);
