@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 namespace teg::trace {
 
@@ -27,6 +28,21 @@ struct DistinctList {
   }
 };
 
+constexpr std::uint32_t kFullWarp = 0xFFFFFFFFu;
+
+// The stride of a full warp whose lane addresses are base + lane x stride with 0 <= stride, the
+// last lane's address not wrapped round; -1 otherwise. Most accesses are such (a thread index
+// times the element size, plus a base), and their sectors and bank conflicts follow from the
+// stride without looking at each lane.
+std::int64_t affineStride(const std::array<std::uint64_t, kWarpLanes>& addresses) {
+  const std::uint64_t base = addresses[0];
+  const std::uint64_t stride = addresses[1] - base;
+  if (addresses[1] < base || stride > (~std::uint64_t{0} - base) / (kWarpLanes - 1)) return -1;
+  for (int lane = 2; lane < kWarpLanes; ++lane)
+    if (addresses[lane] - addresses[lane - 1] != stride) return -1;
+  return static_cast<std::int64_t>(stride);
+}
+
 }  // namespace
 
 GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>& addresses,
@@ -46,6 +62,22 @@ GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>&
   auto lineOf = [&](std::uint64_t sector) {
     return shifts ? (sector << sectorShift) >> lineShift : sector * sectorBytes / lineBytes;
   };
+  // A full warp of ascending lanes at most a sector apart, each within a sector's size, touches
+  // every sector from the first lane's to the last lane's (a gap between two lanes is smaller
+  // than a sector), in ascending order, which is the first-touch order the loop below produces.
+  if (shifts && activeMask == kFullWarp && bytes <= sectorBytes) {
+    const std::int64_t stride = affineStride(addresses);
+    const std::uint64_t end = addresses[kWarpLanes - 1] + bytes - 1;
+    if (stride >= 0 && static_cast<std::uint64_t>(stride) <= sectorBytes && end >= addresses[kWarpLanes - 1]) {
+      const std::uint64_t first = sectorOf(addresses[0]), last = sectorOf(end);
+      shape.bytesRequested = kWarpLanes * bytes;
+      shape.sectors = static_cast<std::uint32_t>(last - first + 1);
+      shape.lines = static_cast<std::uint32_t>(lineOf(last) - lineOf(first) + 1);
+      if (sectorsOut != nullptr)
+        for (std::uint64_t sector = first; sector <= last; ++sector) sectorsOut->push_back(sector);
+      return shape;
+    }
+  }
   DistinctList distinctSectors{sectors, shape.sectors};
   DistinctList distinctLines{lines, lineCount};
   for (int lane = 0; lane < kWarpLanes; ++lane) {
@@ -180,6 +212,22 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
   const int wordShift = std::countr_zero(bankWidth);
   auto wordOf = [&](std::uint64_t address) { return widthShift ? address >> wordShift : address / bankWidth; };
   const bool banksPowerOfTwo = std::has_single_bit(banks);
+  // A full warp of one-word accesses base + lane x stride (the base word-aligned): lane l reads
+  // word w0 + l s (s = stride / width), so the banks repeat every banks / gcd(s, banks) lanes, all
+  // with different words unless s = 0 (a broadcast). Each phase of P lanes then needs
+  // ceil(P / (banks / g)) wavefronts.
+  if (widthShift && banksPowerOfTwo && activeMask == kFullWarp && bytes == bankWidth &&
+      addresses[0] % bankWidth == 0) {
+    const std::int64_t stride = affineStride(addresses);
+    if (stride >= 0 && static_cast<std::uint64_t>(stride) % bankWidth == 0) {
+      const std::uint64_t words = static_cast<std::uint64_t>(stride) >> wordShift;
+      const unsigned phases = (32 + lanesPerPhase - 1) / lanesPerPhase;
+      if (words == 0) return phases;
+      const auto sameBank = static_cast<unsigned>(std::gcd(words & (banks - 1), std::uint64_t{banks}));
+      const unsigned period = banks / sameBank;  // lanes between two visits of one bank
+      return phases * ((lanesPerPhase + period - 1) / period);
+    }
+  }
   std::uint32_t total = 0;
   for (unsigned start = 0; start < 32; start += lanesPerPhase) {
     // The words this phase touches; each distinct word of a bank costs that bank one wavefront
