@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "teg/analysis/kernel_source.hpp"
+#include "teg/analysis/software_sequences.hpp"
 #include "teg/analysis/what_if.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/support/error.hpp"
@@ -111,6 +112,12 @@ Prediction predict(const PredictRequest& request) {
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
     p.result.assumptions.insert(p.result.assumptions.begin(), timing::Provenance{"instruction stream", source.arch + " PTX", source.note});
+  // Instructions ptxas expands into several (a division, a square root): counted as one each.
+  const SequenceTable sequences = loadDefaultSequenceTable();
+  if (timing::Provenance row = describeSequences(softwareSequencesOf(p.kernel, p.result, sequences, gpu.cc.code()),
+                                                 sequences, gpu.cc.code());
+      !row.parameter.empty())
+    p.result.assumptions.push_back(std::move(row));
   p.result.assumptions.push_back({"not modelled",
                                   "instruction cache, constant-cache misses, textures, tensor cores, DRAM pages and "
                                   "partition camping, L2 slices, clock boost changes, launch overhead",

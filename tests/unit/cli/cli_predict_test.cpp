@@ -91,6 +91,33 @@ TEST(CliPredict, ForeignRegisterCountIsCappedAtTheGpusLimit) {
 
 namespace {
 
+TEST(CliPredict, SoftwareSequencesAreListedWithTheirCounts) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // Per option, black_scholes.cu divides twice (S / X and d1's quotient), takes two reciprocals
+  // (1 / (1 + 0.2316419 |d|) in each cumulative normal), one square root, one __logf and three
+  // __expf: ptxas expands all of them, and the report counts them in that ratio.
+  const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/black_scholes.launch.json";
+  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "a100", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::string value, origin;
+  for (const auto& a : j["assumptions"])
+    if (a["figure"] == "software sequences") value = a["value"], origin = a["origin"];
+  ASSERT_FALSE(value.empty()) << j["assumptions"].dump();
+  auto count = [&](const std::string& name) {
+    const auto at = value.find(name + " x");
+    EXPECT_NE(at, std::string::npos) << name << " in " << value;
+    return at == std::string::npos ? 0.0 : std::stod(value.substr(at + name.size() + 2));
+  };
+  const double options = count("sqrt.rn.f32");
+  EXPECT_GT(options, 0);
+  EXPECT_EQ(count("div.rn.f32"), 2 * options);
+  EXPECT_EQ(count("rcp.rn.f32"), 2 * options);
+  EXPECT_EQ(count("lg2.approx.f32"), options);
+  EXPECT_EQ(count("ex2.approx.f32"), 3 * options);
+  EXPECT_NE(origin.find("sm_80"), std::string::npos) << origin;
+}
+
 TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   // Hopping_Matrix loop 1 (SoA) builds complex products across statements, so its PTX holds

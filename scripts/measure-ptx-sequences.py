@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Measures how many SASS instructions ptxas turns each listed PTX instruction into.
+
+Some PTX instructions are not one machine instruction: ptxas expands an IEEE division, square
+root or reciprocal, an integer division or remainder, and several others into a software
+sequence (a reciprocal estimate refined by FMAs, a range check, a call to a slow path for
+special operands). teg's timing engine issues one warp instruction per PTX instruction, so the
+report says which of a kernel's instructions are such sequences and how long they are.
+
+For each architecture, every instruction below is compiled inside a kernel of its own
+(load operands, the instruction, store the result) with the CUDA toolkit's nvcc, disassembled
+with nvdisasm, and its SASS counted along the fast path: from the kernel's entry to its EXIT,
+a conditional branch that skips a call (the slow path for special operands) is taken, any
+other conditional branch falls through, a call is followed to its return. Each instruction is
+compiled as one instance and as a chain of two (the second taking the first's result plus a
+fresh value, and fresh other operands); the opcodes the second instance adds, less those the
+same chain adds without the instruction (the loads and the add) and less any load or store,
+are the instruction's own sequence, whatever surrounds it. ptxas rearranges register moves and
+address arithmetic between the kernels, so a count is good to about two instructions.
+
+Usage: scripts/measure-ptx-sequences.py [--out data/ptx/sequences.json] [--arch sm_80 ...]
+Needs nvcc (CUDA 13: sm_75 and newer) and nvdisasm (PyPI wheel nvidia-cuda-nvdisasm, or NVDISASM=path).
+"""
+import argparse
+from collections import Counter
+import datetime
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# (PTX instruction, operand type): each is written as `op %0, %1[, %2];` with the operand type's
+# register constraint. Instructions that are one SASS instruction on every target are left out
+# after measuring (they are not sequences).
+INSTRUCTIONS = [
+    ("div.rn.f32", "f32", 2), ("div.rn.ftz.f32", "f32", 2), ("div.full.f32", "f32", 2),
+    ("div.full.ftz.f32", "f32", 2), ("div.approx.f32", "f32", 2), ("div.approx.ftz.f32", "f32", 2),
+    ("rcp.rn.f32", "f32", 1), ("rcp.rn.ftz.f32", "f32", 1), ("rcp.approx.f32", "f32", 1),
+    ("rcp.approx.ftz.f32", "f32", 1),
+    ("sqrt.rn.f32", "f32", 1), ("sqrt.rn.ftz.f32", "f32", 1), ("sqrt.approx.f32", "f32", 1),
+    ("sqrt.approx.ftz.f32", "f32", 1), ("rsqrt.approx.f32", "f32", 1), ("rsqrt.approx.ftz.f32", "f32", 1),
+    ("ex2.approx.f32", "f32", 1), ("ex2.approx.ftz.f32", "f32", 1), ("lg2.approx.f32", "f32", 1),
+    ("lg2.approx.ftz.f32", "f32", 1), ("sin.approx.f32", "f32", 1), ("sin.approx.ftz.f32", "f32", 1),
+    ("cos.approx.f32", "f32", 1), ("cos.approx.ftz.f32", "f32", 1), ("tanh.approx.f32", "f32", 1),
+    ("div.rn.f64", "f64", 2), ("rcp.rn.f64", "f64", 1), ("sqrt.rn.f64", "f64", 1),
+    ("rsqrt.approx.f64", "f64", 1), ("rcp.approx.ftz.f64", "f64", 1),
+    ("div.s32", "s32", 2), ("div.u32", "u32", 2), ("rem.s32", "s32", 2), ("rem.u32", "u32", 2),
+    ("div.s64", "s64", 2), ("div.u64", "u64", 2), ("rem.s64", "s64", 2), ("rem.u64", "u64", 2),
+    ("mul.lo.s64", "s64", 2), ("mul.hi.s64", "s64", 2), ("mul.hi.u64", "u64", 2),
+]
+C_TYPE = {"f32": ("float", "f"), "f64": ("double", "d"), "s32": ("int", "r"), "u32": ("unsigned", "r"),
+          "s64": ("long long", "l"), "u64": ("unsigned long long", "l")}
+ARCHES = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"]
+
+
+def kernel(name, op, ptype, arity, times):
+    """Loads `arity` operands, applies `op` `times` times in a chain (each result the next one's
+    first operand) and stores the result. Every instance takes fresh operands, and the chained one
+    passes through an add with a fresh value (y = z + x), so that ptxas can neither share work
+    between instances (a divisor's reciprocal) nor drop checks the previous result makes
+    needless (ex2's result is never denormal). `op` None: the adds and loads alone."""
+    ctype, reg = C_TYPE[ptype]
+    operands = ", ".join(f"%{i}" for i in range(arity + 1))
+    fresh = iter(range(1000))
+    values = {}
+
+    def load():
+        k = next(fresh)
+        values[k] = f"{ctype} x{k} = a[threadIdx.x + {k} * 32];"
+        return f"x{k}"
+
+    body, result = "", None
+    for step in range(times):
+        first = load() if step == 0 else f"(z{step - 1} + {load()})"
+        args = [first] + [load() for _ in range(arity - 1)]
+        if op is None:
+            body += f"{ctype} z{step} = {args[0]}; "
+        else:
+            inputs = ", ".join(f'"{reg}"({a})' for a in args)
+            body += f'{ctype} z{step}; asm volatile("{op} {operands};" : "={reg}"(z{step}) : {inputs}); '
+        result = f"z{step}"
+    return (f'extern "C" __global__ void {name}(const {ctype}* a, {ctype}* c) {{ {" ".join(values.values())} '
+            f'{body}c[threadIdx.x] = {result}; }}\n')
+
+
+def find_nvdisasm():
+    if os.environ.get("NVDISASM"):
+        return os.environ["NVDISASM"]
+    found = shutil.which("nvdisasm")
+    if found:
+        return found
+    try:
+        import nvidia  # noqa: F401  (the nvidia-cuda-nvdisasm wheel)
+        for base in nvidia.__path__:
+            hits = glob.glob(os.path.join(base, "*", "bin", "nvdisasm"))
+            if hits:
+                return hits[0]
+    except ImportError:
+        pass
+    sys.exit("nvdisasm not found: pip install nvidia-cuda-nvdisasm, or set NVDISASM")
+
+
+def functions(listing):
+    """SASS of each kernel: name -> list of (label or None, instruction text)."""
+    out, name = {}, None
+    for line in listing.splitlines():
+        m = re.match(r"^//-+ \.text\.(\S+)", line)
+        if m:
+            name = m.group(1)
+            out[name] = []
+            continue
+        if name is None:
+            continue
+        m = re.match(r"^(\S+):\s*$", line)
+        if m:
+            out[name].append((m.group(1), None))
+            continue
+        m = re.match(r"^\s+/\*[0-9a-f]{4}\*/\s+(.*?)\s*;", line)
+        if m:
+            out[name].append((None, m.group(1)))
+    return out
+
+
+def fast_path(code):
+    """The instructions executed from entry to the first EXIT along the fast path (into the
+    subroutines it calls: ptxas calls one for a 64-bit integer division)."""
+    labels = {label: i for i, (label, _) in enumerate(code) if label}
+    executed, i, steps, returns = [], 0, 0, []
+    while i < len(code) and steps < 10000:
+        steps += 1
+        label, text = code[i]
+        if text is None:
+            i += 1
+            continue
+        executed.append(text)
+        if text.startswith("EXIT"):
+            return executed
+        call = re.match(r"^CALL\.REL(\.NOINC)?\s+`\((\S+)\)", text)
+        if call:
+            returns.append(i + 1)
+            i = labels[call.group(2)]
+            continue
+        if text.startswith("RET"):
+            i = returns.pop()
+            continue
+        # `@P0 BRA P1, target` branches when both predicates hold: conditional as well.
+        m = re.match(r"^(@!?U?P\w+\s+)?BRA\s+(!?U?P\w+,\s*)?`\((\S+)\)", text)
+        if m:
+            target = labels[m.group(3)]
+            if not m.group(1) and not m.group(2):
+                i = target
+                continue
+            skipped = [t for _, t in code[i + 1:target] if t]
+            i = target if target > i and any(t.startswith("CALL") for t in skipped) else i + 1
+            continue
+        i += 1
+    raise RuntimeError("no EXIT on the fast path")
+
+
+def opcode(text):
+    return re.sub(r"^@!?U?P\w+\s+", "", text).split()[0]
+
+
+def measure(arch, nvcc, nvdisasm, work):
+    source = "".join(kernel(f"k{i}_{times}", op, t, n, times)
+                     for i, (op, t, n) in enumerate(INSTRUCTIONS) for times in (1, 2))
+    shapes = sorted({(t, n) for _, t, n in INSTRUCTIONS})
+    source += "".join(kernel(f"bridge_{t}_{n}_{times}", None, t, n, times) for t, n in shapes for times in (1, 2))
+    cu = os.path.join(work, f"{arch}.cu")
+    cubin = os.path.join(work, f"{arch}.cubin")
+    with open(cu, "w") as f:
+        f.write(source)
+    subprocess.run([nvcc, f"-arch={arch}", "-cubin", "-o", cubin, cu], check=True)
+    listing = subprocess.run([nvdisasm, "-c", cubin], check=True, capture_output=True, text=True).stdout
+    code = functions(listing)
+    def added(name):
+        once, twice = fast_path(code[f"{name}_1"]), fast_path(code[f"{name}_2"])
+        return twice, Counter(opcode(x) for x in twice) - Counter(opcode(x) for x in once)
+
+    result = {}
+    for i, (op, t, n) in enumerate(INSTRUCTIONS):
+        twice, extra = added(f"k{i}")
+        # Less what the chaining itself adds: the fresh operands' loads and the add.
+        extra -= added(f"bridge_{t}_{n}")[1]
+        own = []
+        for x in twice:  # the added opcodes, in the order the second copy's path has them
+            if extra[opcode(x)] > 0 and not opcode(x).startswith(("LDG", "STG")):
+                extra[opcode(x)] -= 1
+                own.append(opcode(x))
+        result[op] = {"sass_instructions": len(own), "sass_opcodes": " ".join(own)}
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "data", "ptx", "sequences.json"))
+    parser.add_argument("--arch", nargs="*", default=ARCHES)
+    args = parser.parse_args()
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    nvdisasm = find_nvdisasm()
+    version = subprocess.run([nvcc, "--version"], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    tables = {}
+    with tempfile.TemporaryDirectory() as work:
+        for arch in args.arch:
+            tables[arch] = measure(arch, nvcc, nvdisasm, work)
+    # Only sequences: an instruction that is one SASS instruction on every target is dropped.
+    keep = [op for op, _, _ in INSTRUCTIONS if any(tables[a][op]["sass_instructions"] > 1 for a in tables)]
+    data = {
+        "about": "SASS instructions on the fast path of each PTX instruction that ptxas expands into a software "
+                 "sequence, per target architecture; measured by scripts/measure-ptx-sequences.py",
+        "source": f"nvcc/ptxas and nvdisasm, {version}; measured {datetime.date.today().isoformat()}",
+        "method": "each instruction compiled alone between loads and a store; SASS counted from entry to EXIT, "
+                  "taking the branch around the slow-path call and following other calls; the opcodes a second "
+                  "chained instance adds, less those the chain adds without the instruction",
+        "architectures": {a: {op: tables[a][op] for op in keep} for a in tables},
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    print(f"wrote {args.out}: {len(keep)} instructions x {len(tables)} architectures")
+
+
+if __name__ == "__main__":
+    main()
