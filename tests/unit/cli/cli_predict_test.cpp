@@ -14,6 +14,15 @@ bool haveNvcc() { return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 || std::g
 
 const std::string kSaxpy = std::string(TEG_SOURCE_DIR) + "/examples/kernels/saxpy.launch.json";
 
+// `teg predict --json` of examples/kernels/<name>.launch.json on `gpu`; null (and a failure) if it
+// does not exit 0.
+nlohmann::json predictExample(const std::string& name, const std::string& gpu) {
+  const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/" + name + ".launch.json";
+  const auto r = runTeg({"predict", "--launch", launch, "--gpu", gpu, "--json"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
 TEST(CliPredict, JsonCarriesCyclesTimeAndBoundConsistently) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--json", "--what-if", "dram-bw=x2"});
@@ -78,10 +87,8 @@ TEST(CliPredict, ForeignRegisterCountIsCappedAtTheGpusLimit) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   // nvcc 13 cannot target the GTX 480 (sm_20): the sm_75 compile of the register-blocked SGEMM
   // takes 106 registers, above Fermi's 63 per thread; the prediction uses 63 and says why.
-  const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/sgemm_register_blocked.launch.json";
-  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "gtx480", "--json"});
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = predictExample("sgemm_register_blocked", "gtx480");
+  ASSERT_FALSE(j.is_null());
   EXPECT_EQ(j["registers_per_thread"], 63);
   bool explained = false;
   for (const auto& a : j["assumptions"])
@@ -96,10 +103,8 @@ TEST(CliPredict, SoftwareSequencesAreListedWithTheirCounts) {
   // Per option, black_scholes.cu divides twice (S / X and d1's quotient), takes two reciprocals
   // (1 / (1 + 0.2316419 |d|) in each cumulative normal), one square root, one __logf and three
   // __expf: ptxas expands all of them, and the report counts them in that ratio.
-  const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/black_scholes.launch.json";
-  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "a100", "--json"});
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = predictExample("black_scholes", "a100");
+  ASSERT_FALSE(j.is_null());
   std::string value, origin;
   for (const auto& a : j["assumptions"])
     if (a["figure"] == "software sequences") value = a["value"], origin = a["origin"];
