@@ -33,8 +33,8 @@ import subprocess
 import sys
 import tempfile
 
-# (PTX instruction, operand type): each is written as `op %0, %1[, %2];` with the operand type's
-# register constraint. Instructions that are one SASS instruction on every target are left out
+# (PTX instruction, operand type, source operands): each is written as `op %0, %1[, %2];` with the
+# operand type's register constraint. Instructions that are one SASS instruction on every target are left out
 # after measuring (they are not sequences).
 INSTRUCTIONS = [
     ("div.rn.f32", "f32", 2), ("div.rn.ftz.f32", "f32", 2), ("div.full.f32", "f32", 2),
@@ -177,6 +177,7 @@ def measure(arch, nvcc, nvdisasm, work):
     subprocess.run([nvcc, f"-arch={arch}", "-cubin", "-o", cubin, cu], check=True)
     listing = subprocess.run([nvdisasm, "-c", cubin], check=True, capture_output=True, text=True).stdout
     code = functions(listing)
+
     def added(name):
         once, twice = fast_path(code[f"{name}_1"]), fast_path(code[f"{name}_2"])
         return twice, Counter(opcode(x) for x in twice) - Counter(opcode(x) for x in once)
@@ -197,7 +198,7 @@ def measure(arch, nvcc, nvdisasm, work):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "data", "ptx", "sequences.json"))
+    parser.add_argument("--out", default=os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "ptx", "sequences.json")))
     parser.add_argument("--arch", nargs="*", default=ARCHES)
     args = parser.parse_args()
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
