@@ -4,7 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <queue>
+#include <functional>
+#include <stdexcept>
 
 #include "block_trace.hpp"
 #include "memory_system.hpp"
@@ -38,22 +39,19 @@ struct Decoded {
 // Ready groups. Once a warp's own state (same-warp interval, scoreboard) no longer holds it back,
 // when it can issue and why it cannot depend only on its scheduler and the resource its next op
 // needs: t = max(resource free, scheduler free), reason NotSelected when t <= now or the scheduler
-// is the later of the two, else the resource's throttle reason (Sm::evaluateRest with the warp's
-// own time <= now). So all such warps of a scheduler waiting for the same resource share one
-// reason at every step, and their stall time is charged per group: each group keeps the time it
-// has spent in each reason, and a warp leaving it (to issue) is charged the difference since it
-// joined.
+// is the later of the two, else the resource's throttle reason. So all such warps of a scheduler
+// waiting for the same resource share one reason at every moment, and their stall time is charged
+// per group: each group keeps the time it has spent in each reason, and a warp leaving it (to
+// issue) is charged the difference since it joined.
 // Keys: [0, kClassCount) an ALU unit; [kClassCount, 2 kClassCount) a shared operand fused into an
 // ALU instruction of that unit (waits for the shared pipe and the unit); the shared pipe (MIO);
-// the LSU (constant accesses); then global requests by their sector count (1..kMaxGroupedSectors):
-// for a warp whose own time has passed, whether C_mem admits the request by now and, if not,
-// when it will (MemorySystem::nextAcceptTime) depend only on the sector count (see groupResource).
+// the LSU (constant accesses); then global requests by their sector count: for a warp whose own
+// time has passed, whether C_mem admits the request by now and, if not, when it will
+// (MemorySystem::nextAcceptTime) depend only on the sector count (see groupResource).
 constexpr int kFusedGroupKeys = kClassCount;
 constexpr int kMioGroupKey = 2 * kClassCount;
 constexpr int kLsuGroupKey = 2 * kClassCount + 1;
 constexpr int kGlobalGroupKeys = 2 * kClassCount + 2;  // + sectors (0 for a request without lanes)
-constexpr int kMaxGroupedSectors = 64;                 // larger requests stay ungrouped
-constexpr int kGroupKeys = kGlobalGroupKeys + kMaxGroupedSectors + 1;
 
 // The reasons a ready group can be in, and where ReadyGroup::spent counts each.
 constexpr std::array<StallReason, 4> kGroupReasons = {StallReason::NotSelected, StallReason::MathPipeThrottle,
@@ -68,12 +66,13 @@ constexpr std::size_t groupReasonIndex(StallReason reason) {
 }
 
 struct ReadyGroup {
+  int key = 0;
   std::vector<std::uint64_t> members;  // bit per position in the scheduler's warp list
   int count = 0;
   StallReason reason = StallReason::NotSelected;
   double since = 0;
   std::array<double, kGroupReasons.size()> spent{};  // cycles in each of kGroupReasons, up to `since`
-  double earliest = kNever;                      // max(resource free, scheduler free), at the last step
+  double earliest = kNever;                      // max(resource free, scheduler free), as last refreshed
   // Global keys: the resource's free time as of lsuVersion (a binary search of the C_mem queue,
   // repeated only when a request changed it).
   std::uint64_t lsuVersion = ~std::uint64_t{0};
@@ -93,47 +92,50 @@ struct Warp {
   int scheduler = 0;
   std::uint32_t warpInBlock = 0;
   std::uint64_t age = 0;     // start order, for oldest-first
-  double readyAt = 0;
+  double readyAt = 0;        // same-warp interval (and block launch, barrier release)
   bool live = false;
   bool atBarrier = false;
   std::vector<double> regReady;
   std::vector<Producer> regProducer;
-  // Cached evaluation (see Sm::evaluate): `rest` is earliest() without the scheduler term, valid
-  // while the warp's own state is unchanged and the resources of its next op have not changed
-  // since `evaluatedAt` (a value of Sm::version_).
   const Decoded* op = nullptr;  // decoded next op
-  bool restValid = false;
-  std::uint64_t evaluatedAt = 0;
-  double restAt = 0;
-  StallReason restReason = StallReason::Wait;
-  // Stall accounting, charged lazily: the warp has stalled for `stallReason` since `stallSince`.
-  StallReason stallReason = StallReason::Wait;
-  double stallSince = 0;
-  std::array<double, kStallReasonCount> stalled{};  // charged to the next pc when it issues
+  // evaluateOwn: when the warp's own state lets its next op issue, and why it cannot before then.
+  double ownReadyAt = 0;
+  StallReason ownReason = StallReason::Wait;
+  int groupKey = 0;          // the ReadyGroup key of its next op
+  // Stall accounting: the wait for its next op began at waitFrom (the cycle after its last issue,
+  // its block's start, its barrier's release); cycles are charged by interval as they become
+  // known and moved to the next op's pc when it issues.
+  double waitFrom = 0;
+  std::array<double, kStallReasonCount> stalled{};
   std::uint32_t stalledReasons = 0;  // bit r: stalled[r] may be non-zero (flushStalls visits only those)
   static_assert(kStallReasonCount <= 32, "stalledReasons has a bit per stall reason");
-  bool selected = false;  // issued in the current step: its first cycle is "selected", not a stall
-  int position = 0;       // in its scheduler's warp list
-  int listIndex = -1;     // in its scheduler's list of ungrouped live warps, or -1
-  int group = -1;         // index into Sm::groups_ while in a ReadyGroup, or -1
-  int groupKey = -1;      // the ReadyGroup key of its next op (-1: not grouped)
-  bool ownValid = false;  // ownReadyAt, ownReason, groupKey and unitSlot are up to date
-  double ownReadyAt = 0;  // evaluateOwn: when the warp's own state lets it issue, and
-  StallReason ownReason = StallReason::Wait;  // why not before
-  std::size_t unitSlot = 0;  // Sm::unitSlot of its next op's unit
+  int position = 0;  // in its scheduler's warp list
+  int group = -1;    // index into Sm::groups_ while in a ReadyGroup, or -1
   std::array<double, kGroupReasons.size()> groupSpentAtJoin{};
-  bool asleep = false;          // see Sm::sleepIfSettled
-  std::uint32_t sleepCount = 0;  // tells a SleepEntry of an earlier sleep from the current one
 };
 
-struct SleepEntry {
-  double time = 0;
+// A warp waiting to join its ready group: `at` is the earliest it could issue as far as known
+// when it started waiting (its own ready time, its resource's and its scheduler's free times).
+struct Pending {
+  double at = 0;
   int warp = 0;
-  std::uint32_t sleepCount = 0;
-  bool operator>(const SleepEntry& other) const { return time > other.time; }
+  bool operator>(const Pending& other) const { return at > other.at; }
 };
-using SleepQueue = std::priority_queue<SleepEntry, std::vector<SleepEntry>, std::greater<>>;
-constexpr double kShortestSleep = 8;  // cycles; only a matter of speed
+
+// One warp scheduler and the state of its warps' waits. Every live warp not at a barrier is either
+// pending (it cannot issue before `at`) or in the ReadyGroup of the resource its next op needs; so
+// the scheduler has nothing to decide before `eventAt`, the earliest of its pending warps' times
+// and its groups' earliest issue times. Resources only get busier between its turns, so these are
+// lower bounds: a turn at eventAt may find nothing eligible, never miss a warp that was.
+struct Scheduler {
+  std::vector<int> warps;            // warp indices by position
+  std::vector<Pending> pending;      // min-heap on `at`
+  std::vector<int> groupOfKey;       // index into Sm::groups_ per key, -1 until first used
+  std::vector<int> nonEmptyGroups;   // indices into Sm::groups_
+  double freeAt = 0;                 // the next issue slot
+  double eventAt = kNever;
+  int lastIssued = -1, lastIssuedPos = -1;
+};
 
 struct Slot {
   const BlockTrace* block = nullptr;
@@ -153,42 +155,49 @@ class Sm {
     const int warpsPerBlock = static_cast<int>(kernel.warpsPerBlock());
     slots_.resize(static_cast<std::size_t>(slots));
     warps_.resize(static_cast<std::size_t>(slots * warpsPerBlock));
+    schedulers_.resize(static_cast<std::size_t>(std::max(1, config.schedulers)));
     for (std::size_t w = 0; w < warps_.size(); ++w) {
-      warps_[w].slot = static_cast<int>(w) / warpsPerBlock;
-      warps_[w].scheduler = static_cast<int>(w % static_cast<std::size_t>(std::max(1, config.schedulers)));
-      warps_[w].regReady.assign(registerCount_, 0.0);
-      warps_[w].regProducer.assign(registerCount_, Producer::Fixed);
-    }
-    schedulerFreeAt_.assign(static_cast<std::size_t>(std::max(1, config.schedulers)), 0.0);
-    schedulerWarps_.resize(schedulerFreeAt_.size());
-    for (std::size_t w = 0; w < warps_.size(); ++w) {
-      auto& list = schedulerWarps_[static_cast<std::size_t>(warps_[w].scheduler)];
-      warps_[w].position = static_cast<int>(list.size());
+      Warp& warp = warps_[w];
+      warp.slot = static_cast<int>(w) / warpsPerBlock;
+      warp.scheduler = static_cast<int>(w % schedulers_.size());
+      warp.regReady.assign(registerCount_, 0.0);
+      warp.regProducer.assign(registerCount_, Producer::Fixed);
+      auto& list = schedulers_[static_cast<std::size_t>(warp.scheduler)].warps;
+      warp.position = static_cast<int>(list.size());
       list.push_back(static_cast<int>(w));
     }
-    ungrouped_.resize(schedulerFreeAt_.size());
-    groups_.resize(schedulerFreeAt_.size() * kGroupKeys);
-    nonEmptyGroups_.resize(schedulerFreeAt_.size());
-    for (std::size_t g = 0; g < groups_.size(); ++g)
-      groups_[g].members.assign((schedulerWarps_[g / kGroupKeys].size() + 63) / 64, 0);
-    lastIssued_.assign(schedulerFreeAt_.size(), -1);
-    earliest_.assign(warps_.size(), kNever);
-    unitFreeAt_.assign(schedulerFreeAt_.size() * kClassCount, 0.0);
-    unitChangedAt_.assign(unitFreeAt_.size(), 0);
+    int mostSectors = 0;
+    for (const BlockTrace& block : blocks_)
+      for (const MemoryRequest& m : block.memory) mostSectors = std::max({mostSectors, int{m.sectorCount}, int{m.minimalSectors}});
+    const int keys = kGlobalGroupKeys + std::max(mostSectors, 1) + 1;  // a request without lanes counts 1
+    for (Scheduler& s : schedulers_) s.groupOfKey.assign(static_cast<std::size_t>(keys), -1);
+    // Groups are made on first use; reserving them all keeps references to them stable.
+    groups_.reserve(schedulers_.size() * static_cast<std::size_t>(keys));
+    unitFreeAt_.assign(schedulers_.size() * kClassCount, 0.0);
+    computeUnitSlots();
     completion_.assign(blocks.size(), 0.0);
-    computeSettleMargins();
     result_.perInstruction.assign(kernel.instructions.size(), InstructionCost{});
   }
 
   std::vector<double> run() {
     for (std::size_t s = 0; s < slots_.size() && nextBlock_ < blocks_.size(); ++s) startBlock(static_cast<int>(s), 0.0);
-    double now = 0;
+    // Decision times: the earliest moment any scheduler can issue. At each, the schedulers due
+    // take their turn in order (a later one sees what an earlier one issued at the same time); one
+    // that has not issued yet and got an eligible warp after its turn (a barrier released by a later
+    // scheduler's issue: the release costs timing.barrier_latency, 0 where not measured) takes
+    // another.
     while (liveWarps_ > 0) {
-      stepTime_ = now;
-      const bool issued = step(now);
-      const double next = nextDecisionTime(now, issued);
-      endSelection(now, next);
-      now = next;
+      double now = kNever;
+      for (const Scheduler& s : schedulers_) now = std::min(now, s.eventAt);
+      if (now == kNever) throw std::logic_error("timing engine: live warps but none can ever issue (a barrier no warp reaches?)");
+      now_ = now;
+      for (std::size_t s = 0; s < schedulers_.size(); ++s)
+        if (schedulers_[s].eventAt <= now) visit(s, now);
+      while (readiedNow_) {
+        readiedNow_ = false;
+        for (std::size_t s = 0; s < schedulers_.size(); ++s)
+          if (schedulers_[s].eventAt <= now) visit(s, now);
+      }
     }
     result_.simulatedCycles = lastCompletion_;
     result_.bucketCycles = loads_.bucketCycles();
@@ -199,7 +208,7 @@ class Sm {
       usage.issued = unitIssued_[static_cast<std::size_t>(c)];
       usage.busyCycles = unitBusy_[static_cast<std::size_t>(c)];
       const double copies = isMemoryClass(c) || config_.unitSharedBySm[static_cast<std::size_t>(c)]
-                                ? 1.0 : static_cast<double>(schedulerFreeAt_.size());
+                                ? 1.0 : static_cast<double>(schedulers_.size());
       usage.utilisation = lastCompletion_ > 0 ? usage.busyCycles / (lastCompletion_ * copies) : 0;
       usage.load = loads_.series(c, lastCompletion_);
       result_.units.push_back(std::move(usage));
@@ -218,9 +227,15 @@ class Sm {
   // Where scheduler s's copy of a unit keeps its state: units with fewer lanes than the SM has
   // schedulers (fp64 on consumer parts) are one unit that every scheduler shares, and classes that
   // issue to another class's unit (config.pipeOf: GT200's SPs) use that unit's slot.
-  std::size_t unitSlot(std::size_t s, int unit) const {
-    const auto u = static_cast<std::size_t>(config_.pipe(unit));
-    return (config_.unitSharedBySm[u] ? 0 : s) * kClassCount + u;
+  std::size_t unitSlot(std::size_t s, int unit) const { return unitSlots_[s * kClassCount + static_cast<std::size_t>(unit)]; }
+
+  void computeUnitSlots() {
+    unitSlots_.resize(schedulers_.size() * kClassCount);
+    for (std::size_t s = 0; s < schedulers_.size(); ++s)
+      for (int unit = 0; unit < kClassCount; ++unit) {
+        const auto u = static_cast<std::size_t>(config_.pipe(unit));
+        unitSlots_[s * kClassCount + static_cast<std::size_t>(unit)] = (config_.unitSharedBySm[u] ? 0 : s) * kClassCount + u;
+      }
   }
 
   void decode() {
@@ -320,7 +335,9 @@ class Sm {
     return d.kind == trace::InstrKind::Alu && op.memory != kNoMemory ? fused_[op.pc] : d;
   }
 
-  void startBlock(int slot, double now) {
+  // Starts the next block in `slot` at `start` (which may be later than now_: a block starts when
+  // the previous one's last request completes).
+  void startBlock(int slot, double start) {
     const BlockTrace& block = blocks_[nextBlock_];
     Slot& s = slots_[static_cast<std::size_t>(slot)];
     s.block = &block;
@@ -335,37 +352,31 @@ class Sm {
       w.next = 0;
       w.warpInBlock = static_cast<std::uint32_t>(i);
       w.age = ageCounter_++;
-      w.readyAt = now + config_.blockLaunchCycles;
+      w.readyAt = start + config_.blockLaunchCycles;
       w.atBarrier = false;
-      w.restValid = false;
-      w.ownValid = false;
-      earliest_[static_cast<std::size_t>(slot * warpsPerBlock + i)] = w.ops != nullptr && !w.ops->empty() ? w.readyAt : kNever;
-      w.stallReason = StallReason::Wait;
-      w.stallSince = stepTime_;  // `now` may be later: a block starts when the previous one completes
-      w.selected = false;
+      w.waitFrom = now_;
       std::fill(w.regReady.begin(), w.regReady.end(), 0.0);
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
-        addUngrouped(w);
-        if (w.scheduler <= evaluatedSchedulers_) noteEarliest(w.readyAt, stepTime_);
         w.op = &decodedOf((*w.ops)[0]);
         ++s.liveWarps;
         ++liveWarps_;
+        wait(w);
       }
     }
-    if (s.liveWarps == 0) finishBlock(slot, now);
+    if (s.liveWarps == 0) finishBlock(slot, start);
   }
 
-  void finishBlock(int slot, double now) {
+  void finishBlock(int slot, double at) {
     Slot& s = slots_[static_cast<std::size_t>(slot)];
-    completion_[s.blockIndex] = now;
-    lastCompletion_ = std::max(lastCompletion_, now);
+    completion_[s.blockIndex] = at;
+    lastCompletion_ = std::max(lastCompletion_, at);
     s.block = nullptr;
-    if (nextBlock_ < blocks_.size()) startBlock(slot, now);
+    if (nextBlock_ < blocks_.size()) startBlock(slot, at);
   }
 
-  // The warp's own part of evaluateRest (same-warp interval and scoreboard), which changes only
-  // when the warp issues or leaves a barrier, so a busy resource does not redo it.
+  // The warp's own part of when it can issue (same-warp interval and scoreboard), which changes
+  // only when the warp issues or leaves a barrier.
   void evaluateOwn(Warp& w) {
     const Decoded& d = *w.op;
     double t = w.readyAt;
@@ -387,100 +398,32 @@ class Sm {
     w.groupKey = d.groupKey;
     if (d.port == Port::Global) {
       const WarpOp& op = (*w.ops)[w.next];
-      const int sectors = op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1;
-      w.groupKey = sectors <= kMaxGroupedSectors ? kGlobalGroupKeys + sectors : -1;
+      w.groupKey = kGlobalGroupKeys + (op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1);
     }
-    w.unitSlot = unitSlot(static_cast<std::size_t>(w.scheduler), d.unit);
-    w.ownValid = true;
   }
 
-  // When warp `w` could issue its next instruction, and why it cannot before then, without the
-  // scheduler term (applied in step()). Depends only on the warp's own state (readyAt, the
-  // scoreboard of its registers, barrier) and the free time of the resource its next op needs,
-  // so step() re-evaluates it only when one of those changed (resourceChangedAt).
-  void evaluateRest(Warp& w) {
-    w.restValid = true;
-    if (w.atBarrier) {
-      w.restAt = kNever;
-      w.restReason = StallReason::Barrier;
-      w.evaluatedAt = version_;
-      return;
-    }
-    const WarpOp& op = (*w.ops)[w.next];
-    const Decoded& d = *w.op;
-    if (!w.ownValid) evaluateOwn(w);
-    double t = w.ownReadyAt;
-    StallReason reason = w.ownReason;
-    switch (d.port) {
-      case Port::Alu:
-        if (const double u = unitFreeAt_[w.unitSlot]; u > t) {
-          t = u;
-          reason = StallReason::MathPipeThrottle;
-        }
-        break;
-      case Port::Shared:
-        if (mioFreeAt_ > t) {
-          t = mioFreeAt_;
-          reason = StallReason::MioThrottle;
-        }
-        if (d.sharedOperand) {
-          if (const double u = unitFreeAt_[w.unitSlot]; u > t) {
-            t = u;
-            reason = StallReason::MathPipeThrottle;
-          }
-        }
-        break;
-      case Port::Global: {
-        double u = lsuFreeAt_;
-        const int sectors = op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1;
-        u = std::max(u, memory_.nextAcceptTime(std::max(t, u), sectors));
-        if (u > t) {
-          t = u;
-          reason = StallReason::LgThrottle;
-        }
-        break;
-      }
-      case Port::Constant:
-        if (lsuFreeAt_ > t) {
-          t = lsuFreeAt_;
-          reason = StallReason::LgThrottle;
-        }
-        break;
-    }
-    w.restAt = t;
-    w.restReason = reason;
-    w.evaluatedAt = version_;
+  // Warp w (live, not at a barrier, its next op decoded) starts waiting: until its own time for
+  // its own reason, then until its resource and its scheduler are free as far as known now (a
+  // lower bound: they only get busier) for the resource's throttle reason (NotSelected if the
+  // scheduler is the later). It joins its ready group then, where the group's reasons take over.
+  void wait(Warp& w) {
+    evaluateOwn(w);
+    charge(w, w.ownReason, w.ownReadyAt - w.waitFrom);
+    Scheduler& s = schedulers_[static_cast<std::size_t>(w.scheduler)];
+    const auto [free, throttle] = resourceFree(static_cast<std::size_t>(w.scheduler), w.groupKey);
+    const double joinAt = std::max({w.ownReadyAt, free, s.freeAt});
+    charge(w, free > w.ownReadyAt && free >= s.freeAt ? throttle : StallReason::NotSelected,
+           joinAt - std::max(w.ownReadyAt, w.waitFrom));
+    s.pending.push_back(Pending{joinAt, static_cast<int>(&w - warps_.data())});
+    std::push_heap(s.pending.begin(), s.pending.end(), std::greater<>{});
+    s.eventAt = std::min(s.eventAt, joinAt);
+    if (joinAt <= now_) readiedNow_ = true;  // possibly after its scheduler's turn at now_
   }
 
-  // The last time (a value of version_) the resources warp w's next op waits for changed. The
-  // memory system's answer changes only when a request is issued (nextAcceptTime is a function of
-  // what is in flight), so global requests count as a change of the LSU.
-  std::uint64_t resourceChangedAt(const Warp& w) const {
-    const Decoded& d = *w.op;
-    const std::size_t unit = w.unitSlot;
-    switch (d.port) {
-      case Port::Alu: return unitChangedAt_[unit];
-      case Port::Shared: return d.sharedOperand ? std::max(mioChangedAt_, unitChangedAt_[unit]) : mioChangedAt_;
-      case Port::Global:
-      case Port::Constant: return lsuChangedAt_;
-    }
-    return version_;
-  }
-
-  // Ends warp w's current stall at `now` (charging it to its reason and next pc) and starts one
-  // for `reason`.
-  void restartStall(Warp& w, StallReason reason, double now) {
-    chargeStall(w, now);
-    w.stallReason = reason;
-    w.stallSince = now;
-  }
-
-  void chargeStall(Warp& w, double until) {
-    const double cycles = until - w.stallSince;
-    if (cycles > 0) {
-      w.stalled[static_cast<std::size_t>(w.stallReason)] += cycles;
-      w.stalledReasons |= 1u << static_cast<unsigned>(w.stallReason);
-    }
+  void charge(Warp& w, StallReason reason, double cycles) {
+    if (cycles <= 0) return;
+    w.stalled[static_cast<std::size_t>(reason)] += cycles;
+    w.stalledReasons |= 1u << static_cast<unsigned>(reason);
   }
 
   // Moves warp w's stall cycles to its next pc (before it issues) and the totals.
@@ -503,100 +446,20 @@ class Sm {
     return config_.perfectCoalescing ? m.minimalSectors : m.sectorCount;
   }
 
-  void addUngrouped(Warp& w) {
-    auto& list = ungrouped_[static_cast<std::size_t>(w.scheduler)];
-    w.listIndex = static_cast<int>(list.size());
-    list.push_back(static_cast<int>(&w - warps_.data()));
-  }
-
-  void removeUngrouped(Warp& w) {
-    auto& list = ungrouped_[static_cast<std::size_t>(w.scheduler)];
-    const int moved = list.back();
-    list[static_cast<std::size_t>(w.listIndex)] = moved;
-    warps_[static_cast<std::size_t>(moved)].listIndex = w.listIndex;
-    list.pop_back();
-    w.listIndex = -1;
-  }
-
-  // How far ahead of `now` the resource of each group key can be busy: an issue at or before now
-  // frees it at most this much later (the longest unit interval, shared-memory replay or LSU
-  // transfer of any request in the blocks).
-  void computeSettleMargins() {
-    double longestInterval = 0;
-    for (const double interval : config_.unitInterval) longestInterval = std::max(longestInterval, interval);
-    int mostWavefronts = 1, mostSectors = 0;
-    for (const BlockTrace& block : blocks_)
-      for (const MemoryRequest& m : block.memory) {
-        mostWavefronts = std::max({mostWavefronts, int{m.wavefronts}, int{m.idealWavefronts}});
-        mostSectors = std::max({mostSectors, int{m.sectorCount}, int{m.minimalSectors}});
-      }
-    const double mioSpan = std::max(longestInterval, mostWavefronts * config_.sharedWavefrontCycles);
-    const double lsuSpan = std::max(longestInterval, config_.lsuBytesPerCycle > 0
-                                                         ? mostSectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
-    for (int key = 0; key < kGroupKeys; ++key) {
-      double span = key < kFusedGroupKeys ? config_.unitInterval[static_cast<std::size_t>(key)]
-                    : key < kMioGroupKey  ? std::max(config_.unitInterval[static_cast<std::size_t>(key - kFusedGroupKeys)], mioSpan)
-                    : key == kMioGroupKey ? mioSpan
-                                          : lsuSpan;
-      // The scheduler term: it is free at most one issue interval after now.
-      settleMargin_[static_cast<std::size_t>(key)] = std::max(span, config_.issueIntervalCycles);
-    }
-  }
-
-  // A warp whose own time O is more than its resource's settle margin away cannot change its
-  // evaluation before O - margin: the resource and the scheduler are free by O whatever issues
-  // until then, so it waits for its own reason until O. Such a warp (and one at a barrier, until
-  // the release) sleeps out of the per-step loop. Global requests do not sleep: the C_mem answer
-  // changes with every request.
-  bool sleepIfSettled(Warp& w, double now) {
-    double wakeAt = kNever;
-    if (!w.atBarrier) {
-      if (w.groupKey < 0 || w.groupKey >= kGlobalGroupKeys) return false;
-      wakeAt = w.ownReadyAt - settleMargin_[static_cast<std::size_t>(w.groupKey)];
-      // A short sleep costs more (the queue) than the few evaluations it saves.
-      if (wakeAt <= now + kShortestSleep) return false;
-    }
-    removeUngrouped(w);
-    w.asleep = true;
-    ++w.sleepCount;
-    if (wakeAt != kNever) wakeQueue_.push(SleepEntry{wakeAt, static_cast<int>(&w - warps_.data()), w.sleepCount});
-    return true;
-  }
-
-  void noteEarliest(double t, double now) {
-    if (t > now) futureEarliest_ = std::min(futureEarliest_, t);
-    else ++eligibleEntries_;
-  }
-
-  void wake(Warp& w) {
-    w.asleep = false;
-    addUngrouped(w);
-  }
-
-  bool isCurrent(const SleepEntry& e) const {
-    const Warp& w = warps_[static_cast<std::size_t>(e.warp)];
-    return w.asleep && w.sleepCount == e.sleepCount;
-  }
-
-  void wakeDue(double now) {
-    while (!wakeQueue_.empty() && wakeQueue_.top().time <= now) {
-      const SleepEntry e = wakeQueue_.top();
-      wakeQueue_.pop();
-      if (isCurrent(e)) wake(warps_[static_cast<std::size_t>(e.warp)]);
-    }
-  }
-
-  // Warp w (whose stall reason is already the group's at `now`) joins its ready group.
+  // Warp w, whose own time has come, joins the ready group of its next op's resource at `now`.
   void joinGroup(Warp& w, double now) {
-    const std::size_t s = static_cast<std::size_t>(w.scheduler);
-    const int index = static_cast<int>(s) * kGroupKeys + w.groupKey;
+    Scheduler& s = schedulers_[static_cast<std::size_t>(w.scheduler)];
+    int& index = s.groupOfKey[static_cast<std::size_t>(w.groupKey)];
+    if (index < 0) {
+      index = static_cast<int>(groups_.size());
+      ReadyGroup& made = groups_.emplace_back();
+      made.key = w.groupKey;
+      made.members.assign((s.warps.size() + 63) / 64, 0);
+    }
     ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
-    chargeStall(w, now);
-    removeUngrouped(w);
     if (g.count++ == 0) {
-      nonEmptyGroups_[s].push_back(index);
-      g.reason = w.stallReason;
-      g.since = now;
+      s.nonEmptyGroups.push_back(index);
+      g.since = now;  // its reason is set when the scheduler's groups are refreshed, at `now`
     }
     g.advance(now);
     w.groupSpentAtJoin = g.spent;
@@ -608,27 +471,18 @@ class Sm {
   void leaveGroup(Warp& w, double now) {
     ReadyGroup& g = groups_[static_cast<std::size_t>(w.group)];
     g.advance(now);
-    for (std::size_t i = 0; i < kGroupReasons.size(); ++i) {
-      w.stalled[static_cast<std::size_t>(kGroupReasons[i])] += g.spent[i] - w.groupSpentAtJoin[i];
-      w.stalledReasons |= 1u << static_cast<unsigned>(kGroupReasons[i]);
-    }
-    w.stallReason = g.reason;
-    w.stallSince = now;
-    earliest_[static_cast<std::size_t>(&w - warps_.data())] = g.earliest;
-    noteEarliest(g.earliest, now);  // it joins the ungrouped warps with the group's time
+    for (std::size_t i = 0; i < kGroupReasons.size(); ++i) charge(w, kGroupReasons[i], g.spent[i] - w.groupSpentAtJoin[i]);
     g.members[static_cast<std::size_t>(w.position) / 64] &= ~(std::uint64_t{1} << (w.position % 64));
     if (--g.count == 0) {
-      --eligibleEntries_;  // the group was eligible (a member issues)
-      auto& list = nonEmptyGroups_[static_cast<std::size_t>(w.scheduler)];
+      auto& list = schedulers_[static_cast<std::size_t>(w.scheduler)].nonEmptyGroups;
       list.erase(std::find(list.begin(), list.end(), w.group));
     }
     w.group = -1;
-    addUngrouped(w);
   }
 
-  // The time group key's resource is free for scheduler s, and the throttle reason until then
-  // (evaluateRest's resource terms for a warp whose own time has passed).
-  std::pair<double, StallReason> groupResource(std::size_t s, int key, ReadyGroup& g) const {
+  // The time the resource of group key `key` is free for scheduler s, and the throttle reason until
+  // then.
+  std::pair<double, StallReason> resourceFree(std::size_t s, int key) const {
     if (key < kFusedGroupKeys) return {unitFreeAt_[unitSlot(s, key)], StallReason::MathPipeThrottle};
     if (key < kMioGroupKey) {
       const double unit = unitFreeAt_[unitSlot(s, key - kFusedGroupKeys)];
@@ -636,15 +490,19 @@ class Sm {
     }
     if (key == kMioGroupKey) return {mioFreeAt_, StallReason::MioThrottle};
     if (key == kLsuGroupKey) return {lsuFreeAt_, StallReason::LgThrottle};
-    // A global request of `sectors` from a warp whose own time t <= now: evaluateRest's
-    // max(LSU, nextAcceptTime(max(t, LSU))) is past now exactly when this is, and then equal to
-    // it: past the LSU, the time C_mem admits the request does not depend on where the search
-    // starts (the in-flight sector that has to complete), and whether it admits it by now does
-    // not depend on t.
-    if (g.lsuVersion != lsuChangedAt_) {
-      const int sectors = key - kGlobalGroupKeys;
-      g.globalFreeAt = std::max(lsuFreeAt_, memory_.nextAcceptTime(lsuFreeAt_, sectors));
-      g.lsuVersion = lsuChangedAt_;
+    // A global request of `sectors` from a warp whose own time t has passed: it can go once the
+    // LSU is free and C_mem admits it. Past the LSU, the time C_mem admits the request does not
+    // depend on where the search starts (the in-flight sector that has to complete).
+    const int sectors = key - kGlobalGroupKeys;
+    return {std::max(lsuFreeAt_, memory_.nextAcceptTime(lsuFreeAt_, sectors)), StallReason::LgThrottle};
+  }
+
+  // resourceFree for a group, whose global answer is kept until the LSU or C_mem change.
+  std::pair<double, StallReason> groupResource(std::size_t s, ReadyGroup& g) const {
+    if (g.key < kGlobalGroupKeys) return resourceFree(s, g.key);
+    if (g.lsuVersion != lsuVersion_) {
+      g.globalFreeAt = resourceFree(s, g.key).first;
+      g.lsuVersion = lsuVersion_;
     }
     return {g.globalFreeAt, StallReason::LgThrottle};
   }
@@ -665,7 +523,7 @@ class Sm {
         break;
       }
       case SchedulerPolicy::GreedyThenOldest:
-        if (wi == lastIssued_[s]) {
+        if (wi == schedulers_[s].lastIssued) {
           choice.warp = wi;
           choice.age = 0;
         } else if (w.age < choice.age) {
@@ -682,7 +540,7 @@ class Sm {
   // Every member of an eligible group is eligible; loose round-robin needs only its first member
   // at or after `start` (cyclically), the age-based policies look at all of them.
   void considerGroup(Choice& choice, const ReadyGroup& g, int start, int n, std::size_t s) const {
-    const auto& mine = schedulerWarps_[s];
+    const auto& mine = schedulers_[s].warps;
     const std::size_t words = g.members.size();
     if (config_.policy == SchedulerPolicy::LooseRoundRobin) {
       // Words from the one holding `start` on, wrapping round; the last round re-reads that word
@@ -705,110 +563,83 @@ class Sm {
         consider(choice, mine[word * 64 + static_cast<std::size_t>(std::countr_zero(bits))], start, n, s);
   }
 
-  // One decision time: each scheduler in turn re-evaluates its ungrouped warps (moving those whose
-  // own operands are ready into their group), updates its groups' reasons, and issues the warp its
-  // policy picks among the eligible ones.
-  bool step(double now) {
-    wakeDue(now);
-    futureEarliest_ = kNever;
-    eligibleEntries_ = 0;
-    bool issuedAny = false;
-    const int schedulers = static_cast<int>(schedulerFreeAt_.size());
-    for (int s = 0; s < schedulers; ++s) {
-      evaluatedSchedulers_ = s;
-      const auto su = static_cast<std::size_t>(s);
-      const int n = static_cast<int>(schedulerWarps_[su].size());
-      const double schedulerFree = schedulerFreeAt_[su];
+  // Scheduler s's turn at `now`: its warps whose own time has come join their groups, it issues
+  // the warp its policy picks among the eligible ones (every member of a group whose resource is
+  // free, if the scheduler is), and its groups' reasons and its next event are brought up to date.
+  void visit(std::size_t s, double now) {
+    Scheduler& sc = schedulers_[s];
+    while (!sc.pending.empty() && sc.pending.front().at <= now) {
+      std::pop_heap(sc.pending.begin(), sc.pending.end(), std::greater<>{});
+      const int wi = sc.pending.back().warp;
+      sc.pending.pop_back();
+      joinGroup(warps_[static_cast<std::size_t>(wi)], now);
+    }
+    if (sc.freeAt <= now) {
+      const int n = static_cast<int>(sc.warps.size());
       // Loose round-robin starts after the last issued warp (positions within this scheduler).
       int start = 0;
-      if (config_.policy == SchedulerPolicy::LooseRoundRobin && lastIssued_[su] >= 0)
-        start = lastIssuedPos_[su] + 1 >= n ? 0 : lastIssuedPos_[su] + 1;  // no division per step
+      if (config_.policy == SchedulerPolicy::LooseRoundRobin && sc.lastIssued >= 0)
+        start = sc.lastIssuedPos + 1 >= n ? 0 : sc.lastIssuedPos + 1;
       Choice choice;
-      auto& ungrouped = ungrouped_[su];
-      for (std::size_t k = 0; k < ungrouped.size();) {
-        const int wi = ungrouped[k];
-        Warp& w = warps_[static_cast<std::size_t>(wi)];
-        if (!w.restValid || (!w.atBarrier && resourceChangedAt(w) > w.evaluatedAt)) evaluateRest(w);
-        double t = w.restAt;
-        StallReason reason = w.restReason;
-        if (!w.atBarrier && schedulerFree > t) {
-          t = schedulerFree;
-          reason = StallReason::NotSelected;
-        }
-        earliest_[static_cast<std::size_t>(wi)] = t;
-        if (t > now) {
-          if (reason != w.stallReason) restartStall(w, reason, now);
-        } else if (w.stallReason != StallReason::NotSelected) {
-          restartStall(w, StallReason::NotSelected, now);
-        }
-        if (!w.atBarrier && w.groupKey >= 0 && w.ownReadyAt <= now) {
-          joinGroup(w, now);  // moves the last ungrouped warp to k
-          continue;
-        }
-        if (t > now && sleepIfSettled(w, now)) continue;  // likewise
-        if (t <= now) consider(choice, wi, start, n, su);
-        noteEarliest(t, now);
-        ++k;
-      }
-      for (const int index : nonEmptyGroups_[su]) {
+      for (const int index : sc.nonEmptyGroups) {
         ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
-        const auto [free, throttle] = groupResource(su, index - s * kGroupKeys, g);
-        const StallReason reason = free <= now || schedulerFree > free ? StallReason::NotSelected : throttle;
-        if (reason != g.reason) {
-          g.advance(now);
-          g.reason = reason;
-        }
-        g.earliest = std::max(free, schedulerFree);
-        noteEarliest(g.earliest, now);
-        if (g.earliest <= now) considerGroup(choice, g, start, n, su);
+        if (groupResource(s, g).first <= now) considerGroup(choice, g, start, n, s);
       }
       if (choice.warp >= 0) {
         Warp& w = warps_[static_cast<std::size_t>(choice.warp)];
-        if (config_.policy == SchedulerPolicy::LooseRoundRobin) lastIssuedPos_[su] = w.position;
-        if (w.group >= 0) leaveGroup(w, now);
+        sc.lastIssuedPos = w.position;
+        sc.lastIssued = choice.warp;
+        sc.freeAt = now + config_.issueIntervalCycles;
+        leaveGroup(w, now);
         issue(w, now);
-        lastIssued_[su] = choice.warp;
-        schedulerFreeAt_[su] = now + config_.issueIntervalCycles;
-        issuedAny = true;
       }
     }
-    evaluatedSchedulers_ = -1;
-    return issuedAny;
+    refresh(s, now);
+  }
+
+  // Scheduler s's groups' reasons at `now` and its next event, after a change of the resources or
+  // of the scheduler's own issue slot.
+  void refresh(std::size_t s, double now) {
+    Scheduler& sc = schedulers_[s];
+    double next = sc.pending.empty() ? kNever : sc.pending.front().at;
+    for (const int index : sc.nonEmptyGroups) {
+      ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
+      const auto [free, throttle] = groupResource(s, g);
+      const StallReason reason = free <= now || sc.freeAt > free ? StallReason::NotSelected : throttle;
+      if (reason != g.reason) {
+        g.advance(now);
+        g.reason = reason;
+      }
+      g.earliest = std::max(free, sc.freeAt);
+      next = std::min(next, g.earliest);
+    }
+    sc.eventAt = next;
   }
 
   void issue(Warp& w, double now) {
     const WarpOp& op = (*w.ops)[w.next];
     const Decoded& d = *w.op;
-    // Issued: "selected" for its first cycle (counted below), waiting for its same-warp interval
-    // for the rest of the step (endSelection), charged to its next pc.
-    chargeStall(w, now);
     flushStalls(w);
-    w.stallReason = StallReason::Wait;
-    w.stallSince = now;
-    w.selected = true;
-    selectedWarps_.push_back(&w);
-    ++version_;
     const std::size_t s = static_cast<std::size_t>(w.scheduler);
     double complete = now + d.latency;
     double busy = d.unitInterval;
+    bool sharedResource = true;  // changed a resource other schedulers' warps may wait for
     MemoryCounters& mc = result_.memory;
     switch (d.port) {
       case Port::Alu:
         unitFreeAt_[unitSlot(s, d.unit)] = now + d.unitInterval;
-        unitChangedAt_[unitSlot(s, d.unit)] = version_;
+        sharedResource = config_.unitSharedBySm[static_cast<std::size_t>(config_.pipe(d.unit))];
         break;
       case Port::Shared: {
         const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
         const int waves = m == nullptr ? 1 : std::max<int>(1, config_.noBankConflicts ? m->idealWavefronts : m->wavefronts);
         busy = std::max(d.unitInterval, waves * config_.sharedWavefrontCycles);
         mioFreeAt_ = now + busy;
-        mioChangedAt_ = version_;
         if (d.sharedOperand) {
           // Lai §3.2.3.3: the fused instruction's latency grows with each replayed wavefront.
           const int ideal = m == nullptr ? 1 : std::max<int>(1, m->idealWavefronts);
           complete = now + d.latency + std::max(0, waves - ideal) * replayLatency();
           unitFreeAt_[unitSlot(s, d.unit)] = now + d.unitInterval;
-          unitChangedAt_[unitSlot(s, d.unit)] = version_;
         } else {
           complete = now + config_.sharedLatency + (waves - 1) * replayLatency();
         }
@@ -822,7 +653,7 @@ class Sm {
         const std::uint64_t* list = m == nullptr ? nullptr : w.block->sectors.data() + m->firstSector;
         busy = std::max(d.unitInterval, config_.lsuBytesPerCycle > 0 ? sectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
         lsuFreeAt_ = now + busy;
-        lsuChangedAt_ = version_;
+        ++lsuVersion_;
         if (d.kind == trace::InstrKind::Load) {
           ++mc.globalLoads;
           complete = memory_.load(now, list, sectors, d.viaL1, mc);
@@ -838,7 +669,7 @@ class Sm {
       }
       case Port::Constant:
         lsuFreeAt_ = now + d.unitInterval;
-        lsuChangedAt_ = version_;
+        ++lsuVersion_;
         complete = now + config_.l1HitLatency;
         break;
     }
@@ -851,13 +682,12 @@ class Sm {
     unitBusy_[static_cast<std::size_t>(d.unit)] += busy;
     loads_.add(d.unit, now, std::max(complete, now + busy));
     ++result_.warpInstructions;
-    result_.stalls[static_cast<int>(StallReason::Selected)] += 1.0;
+    result_.stalls[static_cast<int>(StallReason::Selected)] += 1.0;  // its issue cycle
     ++result_.perInstruction[op.pc].issued;
     recordTimeline(w, op.pc, now, complete);
     if (d.readsClock) result_.clockReads.push_back(ClockRead{w.block->block, w.warpInBlock, now});
     ++w.next;
-    w.restValid = false;
-    w.ownValid = false;
+    w.waitFrom = now + 1;
 
     Slot& slot = slots_[static_cast<std::size_t>(w.slot)];
     if (d.kind == trace::InstrKind::Barrier) {
@@ -866,11 +696,9 @@ class Sm {
     }
     if (w.next < w.ops->size()) {
       w.op = &decodedOf((*w.ops)[w.next]);
+      if (!w.atBarrier) wait(w);
     } else {
       w.live = false;
-      removeUngrouped(w);
-      --eligibleEntries_;  // it was eligible (it issued)
-      earliest_[static_cast<std::size_t>(&w - warps_.data())] = kNever;
       w.atBarrier = false;
       --liveWarps_;
       --slot.liveWarps;
@@ -878,6 +706,9 @@ class Sm {
     }
     releaseBarrierIfComplete(w.slot, now);
     if (slot.liveWarps == 0) finishBlock(w.slot, std::max(now + busy, complete));
+    if (sharedResource)
+      for (std::size_t other = 0; other < schedulers_.size(); ++other)
+        if (other != s) refresh(other, now);
   }
 
   void releaseBarrierIfComplete(int slotIndex, double now) {
@@ -887,14 +718,11 @@ class Sm {
     for (int i = 0; i < warpsPerBlock; ++i) {
       Warp& w = warps_[static_cast<std::size_t>(slotIndex * warpsPerBlock + i)];
       if (w.live && w.atBarrier) {
-        if (w.asleep) {
-          wake(w);
-          if (w.scheduler <= evaluatedSchedulers_) noteEarliest(earliest_[static_cast<std::size_t>(&w - warps_.data())], now);
-        }
         w.atBarrier = false;
+        charge(w, StallReason::Barrier, now - w.waitFrom);
+        w.waitFrom = std::max(w.waitFrom, now);
         w.readyAt = std::max(w.readyAt, now + config_.barrierLatency);
-        w.restValid = false;
-        w.ownValid = false;
+        wait(w);
       }
     }
     slot.arrived = 0;
@@ -904,41 +732,6 @@ class Sm {
     if (w.block != &blocks_.front() || static_cast<int>(w.warpInBlock) >= options_.timelineWarps) return;
     if (static_cast<int>(w.next) >= options_.timelineInstructions) return;
     result_.timeline.push_back(TimelineEntry{w.block->block, w.warpInBlock, pc, issue, complete});
-  }
-
-  // The earliest times computed in step() are lower bounds (later issues only delay warps), so the
-  // next moment anything can happen is the smallest of them after `now`, or the next issue slot.
-  double nextDecisionTime(double now, bool issued) {
-    double next = issued ? now + config_.issueIntervalCycles : kNever;
-    const double eligibleNext = now + std::min(1.0, config_.issueIntervalCycles);  // eligible, not picked
-    auto include = [&](double t) { next = std::min(next, t > now ? t : eligibleNext); };
-    // Every ungrouped warp's and non-empty group's earliest time, as noted when it was set.
-    next = std::min(next, futureEarliest_);
-    if (eligibleEntries_ > 0) next = std::min(next, eligibleNext);
-    // A sleeping warp's earliest time (its own time) lies past its wake time, so only those due
-    // before `next` can lower it; they are woken now, which is what the next step would do.
-    while (!wakeQueue_.empty() && wakeQueue_.top().time < next) {
-      const SleepEntry e = wakeQueue_.top();
-      wakeQueue_.pop();
-      if (!isCurrent(e)) continue;
-      include(earliest_[static_cast<std::size_t>(e.warp)]);
-      wake(warps_[static_cast<std::size_t>(e.warp)]);
-    }
-    if (next == kNever) next = now + 1;  // every warp waits at a barrier: cannot happen with a valid trace
-    return next;
-  }
-
-  // Stall accounting is lazy: each live warp's stall reason holds from when it last changed (in
-  // step(), issue() or startBlock()) until it changes again, and is charged then; the sum over
-  // reasons is the warp-cycles of live warps. A warp issued at `now` is "selected" for
-  // min(1, next - now) cycles (counted at issue) and waits for the rest of the step.
-  void endSelection(double now, double next) {
-    for (Warp* w : selectedWarps_) {
-      if (!w->selected) continue;  // its block finished and the slot restarted
-      w->selected = false;
-      w->stallSince = now + std::min(1.0, next - now);
-    }
-    selectedWarps_.clear();
   }
 
   const TimingConfig& config_;
@@ -955,32 +748,14 @@ class Sm {
   std::uint32_t registerCount_ = 0;
   std::vector<Warp> warps_;
   std::vector<Slot> slots_;
-  std::vector<double> schedulerFreeAt_;
-  std::vector<int> lastIssued_;
-  std::vector<int> lastIssuedPos_ = std::vector<int>(64, -1);
-  std::vector<std::vector<int>> schedulerWarps_;
-  // Per warp outside a group (ungrouped or asleep): its earliest time as of its last evaluation
-  // (kNever when not live); a group keeps its members' in ReadyGroup::earliest.
-  std::vector<double> earliest_;
-  std::vector<std::vector<int>> ungrouped_;       // per scheduler: live warps not in a ReadyGroup
-  std::vector<ReadyGroup> groups_;                // [scheduler * kGroupKeys + key]
-  std::vector<std::vector<int>> nonEmptyGroups_;  // per scheduler: indices into groups_
-  std::array<double, kGroupKeys> settleMargin_{};
-  // The earliest times of the step's entries (ungrouped warps and non-empty groups), kept as they
-  // are set for nextDecisionTime: the smallest after `now`, and how many are at or before it (an
-  // entry removed before nextDecisionTime is always one of these: only eligible warps issue).
-  double futureEarliest_ = kNever;
-  int eligibleEntries_ = 0;
-  int evaluatedSchedulers_ = -1;  // during step(): the last scheduler whose entries were noted
-  SleepQueue wakeQueue_;  // sleeping warps by when they must be evaluated again
+  std::vector<Scheduler> schedulers_;
+  std::vector<ReadyGroup> groups_;
   std::vector<double> unitFreeAt_;
-  // Resource versions for re-evaluating warps only when what they wait for changed.
-  std::uint64_t version_ = 1;
-  std::vector<std::uint64_t> unitChangedAt_;
-  std::uint64_t mioChangedAt_ = 0, lsuChangedAt_ = 0;
-  std::vector<Warp*> selectedWarps_;
-  double stepTime_ = 0;
+  std::vector<std::size_t> unitSlots_;  // unitSlot(s, unit), per scheduler and class
   double mioFreeAt_ = 0, lsuFreeAt_ = 0;
+  std::uint64_t lsuVersion_ = 0;  // counts changes of the LSU and of what C_mem holds
+  double now_ = 0;                // the current decision time
+  bool readiedNow_ = false;       // a warp became ready to join its group at now_
   std::array<std::uint64_t, kClassCount> unitIssued_{};
   std::array<double, kClassCount> unitBusy_{};
   std::vector<double> completion_;

@@ -1,7 +1,9 @@
-// One SM running its share of a launch, cycle by cycle (skipping cycles in which nothing can
-// happen). The stages, back to front each step: retire what finished (implicit in the scoreboard
-// times), let each warp scheduler pick one eligible warp by its policy and issue its next
-// instruction to a functional unit or the memory pipeline, start blocks in freed slots.
+// One SM running its share of a launch, event by event. Each warp scheduler has its own next
+// decision time (the earliest any of its warps could issue); at each such time the schedulers due
+// pick one eligible warp by their policy and issue its next instruction to a functional unit or
+// the memory pipeline; retiring is implicit in the scoreboard times, and blocks start in freed
+// slots. A warp's wait for its next instruction is charged to stall reasons by interval: its own
+// reason (same-warp interval, scoreboard) until its own ready time, then its ready group's.
 #pragma once
 
 #include <vector>

@@ -23,7 +23,8 @@ void UnitLoad::grow(std::size_t buckets) {
 
 void UnitLoad::add(int unit, double start, double end) {
   if (end <= start) return;
-  grow(static_cast<std::size_t>(std::ceil(end * perCycle_)) + 1);
+  // grow() is needed only when ceil(end / width) + 1 > 2 x wanted, i.e. end / width > 2 x wanted - 1.
+  if (end * perCycle_ > 2.0 * wanted_ - 1) grow(static_cast<std::size_t>(std::ceil(end * perCycle_)) + 1);
   auto& series = busy_[static_cast<std::size_t>(unit)];
   const auto last = static_cast<std::size_t>(end * perCycle_);
   if (series.size() <= last) series.resize(last + 1, 0.0);

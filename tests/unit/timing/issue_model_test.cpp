@@ -70,6 +70,21 @@ TEST(IssueModel, BarrierHoldsTheBlockUntilTheLastWarpArrives) {
   EXPECT_NEAR(r.stalls[static_cast<int>(StallReason::Barrier)], 89.0, 1.0);
 }
 
+TEST(IssueModel, ABarrierReleasesTheWarpsOfEverySchedulerAtOnce) {
+  // Two schedulers, one warp each. The late warp runs 3 dependent FMAs (issued at 0, 10, 20) and
+  // ends with the barrier at 21; the other has waited there since cycle 0. The release at 21
+  // (barrier latency 0) lets the waiting warp's scheduler, which has not issued at 21, issue at 21
+  // whichever scheduler the last arrival came from: its two dependent FMAs go at 21 and 31, and the
+  // kernel ends at 41.
+  const auto kernel = kernelOf({alu({1}, {1}), barrier(), alu({2}, {2})}, 1, 64);
+  for (const std::uint32_t late : {0u, 1u}) {
+    const auto r = runSynthetic(simpleConfig(10, 1, 1, 2), {}, kernel, [&](auto, std::uint32_t warp) {
+      return warp == late ? std::vector<std::uint32_t>{0, 0, 0, 1} : std::vector<std::uint32_t>{1, 2, 2};
+    });
+    EXPECT_DOUBLE_EQ(r.cycles, 41.0) << "last arrival on scheduler " << late;
+  }
+}
+
 TEST(IssueModel, StallReasonsAddUpToWarpCycles) {
   const auto kernel = kernelOf({alu({1}, {1, 2, 3})}, 1, 64);
   const auto r = runSynthetic(simpleConfig(24, 4, 1), {}, kernel, [](auto, auto) { return repeat(0, 100); });
