@@ -186,16 +186,17 @@ class Sm {
     // that has not issued yet and got an eligible warp after its turn (a barrier released by a later
     // scheduler's issue: the release costs timing.barrier_latency, 0 where not measured) takes
     // another.
+    const std::size_t schedulers = schedulers_.size();
     while (liveWarps_ > 0) {
       double now = kNever;
-      for (const Scheduler& s : schedulers_) now = std::min(now, s.eventAt);
+      for (std::size_t s = 0; s < schedulers; ++s) now = std::min(now, schedulers_[s].eventAt);
       if (now == kNever) throw std::logic_error("timing engine: live warps but none can ever issue (a barrier no warp reaches?)");
       now_ = now;
-      for (std::size_t s = 0; s < schedulers_.size(); ++s)
+      for (std::size_t s = 0; s < schedulers; ++s)
         if (schedulers_[s].eventAt <= now) visit(s, now);
       while (readiedNow_) {
         readiedNow_ = false;
-        for (std::size_t s = 0; s < schedulers_.size(); ++s)
+        for (std::size_t s = 0; s < schedulers; ++s)
           if (schedulers_[s].eventAt <= now) visit(s, now);
       }
     }

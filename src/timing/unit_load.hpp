@@ -26,7 +26,11 @@ class UnitLoad {
   // 1 / width_: widths are powers of two, so multiplying by it is exactly dividing by width_
   // (and much cheaper, once per instruction).
   double perCycle_ = 1.0 / width_;
-  std::vector<std::vector<double>> busy_;  // per unit: in-flight cycles per bucket
+  std::vector<std::vector<double>> busy_;  // per unit: in-flight cycles per bucket, except...
+  // ...the buckets an interval covers whole, counted in a difference array (an interval adds +1
+  // where its whole buckets start and -1 where they end): an instruction waiting hundreds of
+  // cycles for memory costs two entries, not one per bucket.
+  std::vector<std::vector<double>> wholeStarts_;
 };
 
 }  // namespace teg::timing::detail
