@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 #include "block_trace.hpp"
+#include "decoded_program.hpp"
 #include "memory_system.hpp"
 #include "unit_load.hpp"
 
@@ -17,25 +18,6 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-// Which kind of producer a register waits for decides the stall reason of its consumers.
-enum class Producer : std::uint8_t { Fixed, Short, Long };
-
-enum class Port : std::uint8_t { Alu, Shared, Global, Constant };
-
-// Per static instruction, decoded once from the trace's KernelInfo and the config.
-struct Decoded {
-  trace::InstrKind kind = trace::InstrKind::Alu;
-  Port port = Port::Alu;
-  int unit = 0;
-  Producer produces = Producer::Fixed;
-  std::uint32_t regsBegin = 0, usesEnd = 0, defsEnd = 0;  // regs[regsBegin, usesEnd) uses, [usesEnd, defsEnd) defs
-  double latency = 0, unitInterval = 0, sameWarp = 0;
-  bool readsClock = false;
-  bool sharedOperand = false;  // an ALU instruction fused with the ld.shared before it (cc 1.x)
-  bool viaL1 = false;          // a global/local load the SM's L1 may serve (cache operator, device default)
-  int groupKey = -1;           // which ReadyGroup its warps join once their own operands are ready
-};
-
 // Ready groups. Once a warp's own state (same-warp interval, scoreboard) no longer holds it back,
 // when it can issue and why it cannot depend only on its scheduler and the resource its next op
 // needs: t = max(resource free, scheduler free), reason NotSelected when t <= now or the scheduler
@@ -43,15 +25,10 @@ struct Decoded {
 // waiting for the same resource share one reason at every moment, and their stall time is charged
 // per group: each group keeps the time it has spent in each reason, and a warp leaving it (to
 // issue) is charged the difference since it joined.
-// Keys: [0, kClassCount) an ALU unit; [kClassCount, 2 kClassCount) a shared operand fused into an
-// ALU instruction of that unit (waits for the shared pipe and the unit); the shared pipe (MIO);
-// the LSU (constant accesses); then global requests by their sector count: for a warp whose own
+// Keys (decoded_program.hpp): an ALU unit, a shared operand fused into an ALU instruction, the
+// shared pipe (MIO), the LSU, or a global request of a given sector count: for a warp whose own
 // time has passed, whether C_mem admits the request by now and, if not, when it will
-// (MemorySystem::nextAcceptTime) depend only on the sector count (see groupResource).
-constexpr int kFusedGroupKeys = kClassCount;
-constexpr int kMioGroupKey = 2 * kClassCount;
-constexpr int kLsuGroupKey = 2 * kClassCount + 1;
-constexpr int kGlobalGroupKeys = 2 * kClassCount + 2;  // + sectors (0 for a request without lanes)
+// (MemorySystem::nextAcceptTime) depend only on the sector count (see resourceFree).
 
 // The reasons a ready group can be in, and where ReadyGroup::spent counts each.
 constexpr std::array<StallReason, 4> kGroupReasons = {StallReason::NotSelected, StallReason::MathPipeThrottle,
@@ -150,7 +127,7 @@ class Sm {
      const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction, TimingResult& result)
       : config_(config), kernel_(kernel), options_(options), blocks_(blocks), result_(result),
         memory_(config, writeBack, ownFetchFraction), loads_(kClassCount, options.loadBuckets) {
-    decode();
+    program_ = decodeProgram(kernel_, config_);
     const int slots = std::max(1, options.residentBlocks);
     const int warpsPerBlock = static_cast<int>(kernel.warpsPerBlock());
     slots_.resize(static_cast<std::size_t>(slots));
@@ -160,8 +137,8 @@ class Sm {
       Warp& warp = warps_[w];
       warp.slot = static_cast<int>(w) / warpsPerBlock;
       warp.scheduler = static_cast<int>(w % schedulers_.size());
-      warp.regReady.assign(registerCount_, 0.0);
-      warp.regProducer.assign(registerCount_, Producer::Fixed);
+      warp.regReady.assign(program_.registerCount, 0.0);
+      warp.regProducer.assign(program_.registerCount, Producer::Fixed);
       auto& list = schedulers_[static_cast<std::size_t>(warp.scheduler)].warps;
       warp.position = static_cast<int>(list.size());
       list.push_back(static_cast<int>(w));
@@ -239,102 +216,7 @@ class Sm {
       }
   }
 
-  void decode() {
-    decoded_.resize(kernel_.instructions.size());
-    std::uint32_t maxReg = 0;
-    for (std::size_t pc = 0; pc < kernel_.instructions.size(); ++pc) {
-      const auto& s = kernel_.instructions[pc];
-      Decoded& d = decoded_[pc];
-      d.kind = s.kind;
-      d.unit = static_cast<int>(s.unit);
-      d.regsBegin = static_cast<std::uint32_t>(regs_.size());
-      for (auto r : s.uses) regs_.push_back(r), maxReg = std::max(maxReg, r + 1);
-      d.usesEnd = static_cast<std::uint32_t>(regs_.size());
-      for (auto r : s.defs) regs_.push_back(r), maxReg = std::max(maxReg, r + 1);
-      d.defsEnd = static_cast<std::uint32_t>(regs_.size());
-      const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
-                          s.kind == trace::InstrKind::Atomic;
-      if (memory) {
-        d.unit = static_cast<int>(InstructionClass::LoadStore);
-        switch (s.space) {
-          case trace::MemorySpace::Shared: d.port = Port::Shared; d.produces = Producer::Short; break;
-          case trace::MemorySpace::Global:
-          case trace::MemorySpace::Local:
-          case trace::MemorySpace::Texture: d.port = Port::Global; d.produces = Producer::Long; break;
-          case trace::MemorySpace::Param:
-            // A kernel parameter is an operand of the instruction that uses it in SASS (constant
-            // bank 0 from cc 2.0 on, shared memory on cc 1.x): a register move, not a request.
-            d.port = Port::Alu;
-            d.unit = static_cast<int>(InstructionClass::IntAdd);
-            break;
-          case trace::MemorySpace::Constant:
-          case trace::MemorySpace::None: d.port = Port::Constant; d.produces = Producer::Short; break;
-        }
-      } else if (s.unit == InstructionClass::Special || s.unit == InstructionClass::WarpShuffle ||
-                 s.unit == InstructionClass::WarpReduce) {
-        d.produces = Producer::Short;  // MUFU and shuffles are variable-latency (MIO) on Volta+
-      }
-      d.latency = config_.executionLatency[static_cast<std::size_t>(d.unit)];
-      d.unitInterval = config_.unitInterval[static_cast<std::size_t>(d.unit)];
-      d.sameWarp = config_.sameWarpInterval[static_cast<std::size_t>(d.unit)];
-      // Lai §3.2.2.2 measured the long same-warp interval of the LD/ST class on a global load
-      // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
-      if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config_.issueIntervalCycles);
-      d.readsClock = s.readsClock;
-      // The PTX cache operator decides where it stands (.ca/.nc cache in L1 on every GPU with
-      // one, .cg/.cv bypass it); without one the device's default applies (cc 3.x-6.x keep
-      // plain global loads in L2 only: timing.l1_caches_global).
-      if (d.port == Port::Global && s.kind == trace::InstrKind::Load)
-        d.viaL1 = config_.l1Bytes > 0 && (s.cache == trace::CachePolicy::CacheL1 ||
-                                         (s.cache == trace::CachePolicy::Default && config_.l1CachesGlobalLoads));
-      switch (d.port) {
-        case Port::Alu: d.groupKey = d.unit; break;
-        case Port::Shared: d.groupKey = kMioGroupKey; break;
-        case Port::Constant: d.groupKey = kLsuGroupKey; break;
-        case Port::Global: d.groupKey = kGlobalGroupKeys; break;  // + the request's sectors
-      }
-      // cc 1.x reads shared memory into a register with an SP instruction (a move whose operand
-      // is in shared memory, seed 002 §1.1.2), so a load not fused into its consumer still takes
-      // an SP issue slot, as the fused form does.
-      if (config_.sharedOperandLatency > 0 && d.port == Port::Shared && s.kind == trace::InstrKind::Load) {
-        d.sharedOperand = true;
-        d.unit = static_cast<int>(InstructionClass::IntAdd);
-        d.unitInterval = config_.unitInterval[static_cast<std::size_t>(d.unit)];
-        d.latency = config_.sharedLatency;
-        d.groupKey = kFusedGroupKeys + d.unit;
-      }
-    }
-    // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
-    // the load's address registers instead of its result, and runs on the shared-memory path.
-    fused_.assign(kernel_.instructions.size(), Decoded{});
-    if (config_.sharedOperandLatency > 0) {
-      for (std::uint32_t pc = 0; pc < kernel_.instructions.size(); ++pc) {
-        if (!takesSharedOperand(kernel_, pc)) continue;
-        const auto& alu = kernel_.instructions[pc];
-        const auto& load = kernel_.instructions[pc - 1];
-        Decoded f = decoded_[pc];
-        f.port = Port::Shared;
-        f.produces = Producer::Short;
-        f.sharedOperand = true;
-        f.latency = config_.sharedOperandLatency;
-        f.regsBegin = static_cast<std::uint32_t>(regs_.size());
-        for (auto r : load.uses) regs_.push_back(r);
-        for (auto r : alu.uses)
-          if (r != load.defs.front()) regs_.push_back(r);
-        f.usesEnd = static_cast<std::uint32_t>(regs_.size());
-        for (auto r : alu.defs) regs_.push_back(r);
-        f.defsEnd = static_cast<std::uint32_t>(regs_.size());
-        f.groupKey = kFusedGroupKeys + f.unit;
-        fused_[pc] = f;
-      }
-    }
-    registerCount_ = maxReg;
-  }
-
-  const Decoded& decodedOf(const WarpOp& op) const {
-    const Decoded& d = decoded_[op.pc];
-    return d.kind == trace::InstrKind::Alu && op.memory != kNoMemory ? fused_[op.pc] : d;
-  }
+  const Decoded& decodedOf(const WarpOp& op) const { return program_.of(op); }
 
   // Starts the next block in `slot` at `start` (which may be later than now_: a block starts when
   // the previous one's last request completes).
@@ -385,7 +267,7 @@ class Sm {
     // Sources must be ready (RAW). A destination still pending from a variable-latency producer
     // must be too (WAW through the scoreboard); fixed-latency results retire in order.
     for (std::uint32_t i = d.regsBegin; i < d.defsEnd; ++i) {
-      const std::uint32_t r = regs_[i];
+      const std::uint32_t r = program_.regs[i];
       if (i >= d.usesEnd && w.regProducer[r] == Producer::Fixed) continue;
       if (w.regReady[r] > t) {
         t = w.regReady[r];
@@ -675,8 +557,8 @@ class Sm {
         break;
     }
     for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
-      w.regReady[regs_[i]] = complete;
-      w.regProducer[regs_[i]] = d.produces;
+      w.regReady[program_.regs[i]] = complete;
+      w.regProducer[program_.regs[i]] = d.produces;
     }
     w.readyAt = now + d.sameWarp;
     ++unitIssued_[static_cast<std::size_t>(d.unit)];
@@ -743,10 +625,7 @@ class Sm {
   MemorySystem memory_;
   UnitLoad loads_;
 
-  std::vector<Decoded> decoded_;
-  std::vector<Decoded> fused_;  // per pc: the shared-operand form (only where takesSharedOperand)
-  std::vector<std::uint32_t> regs_;
-  std::uint32_t registerCount_ = 0;
+  DecodedProgram program_;
   std::vector<Warp> warps_;
   std::vector<Slot> slots_;
   std::vector<Scheduler> schedulers_;

@@ -1,0 +1,106 @@
+#include "decoded_program.hpp"
+
+#include <algorithm>
+
+namespace teg::timing::detail {
+
+using device::InstructionClass;
+
+DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig& config) {
+  DecodedProgram program;
+  auto& decoded = program.decoded;
+  auto& fused = program.fused;
+  auto& regs = program.regs;
+  decoded.resize(kernel.instructions.size());
+  std::uint32_t maxReg = 0;
+  for (std::size_t pc = 0; pc < kernel.instructions.size(); ++pc) {
+    const auto& s = kernel.instructions[pc];
+    Decoded& d = decoded[pc];
+    d.kind = s.kind;
+    d.unit = static_cast<int>(s.unit);
+    d.regsBegin = static_cast<std::uint32_t>(regs.size());
+    for (auto r : s.uses) regs.push_back(r), maxReg = std::max(maxReg, r + 1);
+    d.usesEnd = static_cast<std::uint32_t>(regs.size());
+    for (auto r : s.defs) regs.push_back(r), maxReg = std::max(maxReg, r + 1);
+    d.defsEnd = static_cast<std::uint32_t>(regs.size());
+    const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
+                        s.kind == trace::InstrKind::Atomic;
+    if (memory) {
+      d.unit = static_cast<int>(InstructionClass::LoadStore);
+      switch (s.space) {
+        case trace::MemorySpace::Shared: d.port = Port::Shared; d.produces = Producer::Short; break;
+        case trace::MemorySpace::Global:
+        case trace::MemorySpace::Local:
+        case trace::MemorySpace::Texture: d.port = Port::Global; d.produces = Producer::Long; break;
+        case trace::MemorySpace::Param:
+          // A kernel parameter is an operand of the instruction that uses it in SASS (constant
+          // bank 0 from cc 2.0 on, shared memory on cc 1.x): a register move, not a request.
+          d.port = Port::Alu;
+          d.unit = static_cast<int>(InstructionClass::IntAdd);
+          break;
+        case trace::MemorySpace::Constant:
+        case trace::MemorySpace::None: d.port = Port::Constant; d.produces = Producer::Short; break;
+      }
+    } else if (s.unit == InstructionClass::Special || s.unit == InstructionClass::WarpShuffle ||
+               s.unit == InstructionClass::WarpReduce) {
+      d.produces = Producer::Short;  // MUFU and shuffles are variable-latency (MIO) on Volta+
+    }
+    d.latency = config.executionLatency[static_cast<std::size_t>(d.unit)];
+    d.unitInterval = config.unitInterval[static_cast<std::size_t>(d.unit)];
+    d.sameWarp = config.sameWarpInterval[static_cast<std::size_t>(d.unit)];
+    // Lai §3.2.2.2 measured the long same-warp interval of the LD/ST class on a global load
+    // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
+    if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config.issueIntervalCycles);
+    d.readsClock = s.readsClock;
+    // The PTX cache operator decides where it stands (.ca/.nc cache in L1 on every GPU with
+    // one, .cg/.cv bypass it); without one the device's default applies (cc 3.x-6.x keep
+    // plain global loads in L2 only: timing.l1_caches_global).
+    if (d.port == Port::Global && s.kind == trace::InstrKind::Load)
+      d.viaL1 = config.l1Bytes > 0 && (s.cache == trace::CachePolicy::CacheL1 ||
+                                       (s.cache == trace::CachePolicy::Default && config.l1CachesGlobalLoads));
+    switch (d.port) {
+      case Port::Alu: d.groupKey = d.unit; break;
+      case Port::Shared: d.groupKey = kMioGroupKey; break;
+      case Port::Constant: d.groupKey = kLsuGroupKey; break;
+      case Port::Global: d.groupKey = kGlobalGroupKeys; break;  // + the request's sectors
+    }
+    // cc 1.x reads shared memory into a register with an SP instruction (a move whose operand
+    // is in shared memory, seed 002 §1.1.2), so a load not fused into its consumer still takes
+    // an SP issue slot, as the fused form does.
+    if (config.sharedOperandLatency > 0 && d.port == Port::Shared && s.kind == trace::InstrKind::Load) {
+      d.sharedOperand = true;
+      d.unit = static_cast<int>(InstructionClass::IntAdd);
+      d.unitInterval = config.unitInterval[static_cast<std::size_t>(d.unit)];
+      d.latency = config.sharedLatency;
+      d.groupKey = kFusedGroupKeys + d.unit;
+    }
+  }
+  // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
+  // the load's address registers instead of its result, and runs on the shared-memory path.
+  fused.assign(kernel.instructions.size(), Decoded{});
+  if (config.sharedOperandLatency > 0) {
+    for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc) {
+      if (!takesSharedOperand(kernel, pc)) continue;
+      const auto& alu = kernel.instructions[pc];
+      const auto& load = kernel.instructions[pc - 1];
+      Decoded f = decoded[pc];
+      f.port = Port::Shared;
+      f.produces = Producer::Short;
+      f.sharedOperand = true;
+      f.latency = config.sharedOperandLatency;
+      f.regsBegin = static_cast<std::uint32_t>(regs.size());
+      for (auto r : load.uses) regs.push_back(r);
+      for (auto r : alu.uses)
+        if (r != load.defs.front()) regs.push_back(r);
+      f.usesEnd = static_cast<std::uint32_t>(regs.size());
+      for (auto r : alu.defs) regs.push_back(r);
+      f.defsEnd = static_cast<std::uint32_t>(regs.size());
+      f.groupKey = kFusedGroupKeys + f.unit;
+      fused[pc] = f;
+    }
+  }
+  program.registerCount = maxReg;
+  return program;
+}
+
+}  // namespace teg::timing::detail
