@@ -440,6 +440,10 @@ void TimingEngine::endBlock(std::uint32_t) {
 TimingResult TimingEngine::finish() {
   Impl& m = *impl_;
   if (!m.haveKernel) throw Error("timing: no kernel was traced");
+  // A scheduler that may issue again at the same moment would never let time advance.
+  if (!(m.config.issueIntervalCycles > 0))
+    throw Error(fmt::format("timing: the issue interval (timing.issue_interval) must be a positive number of cycles, "
+                            "not {}", m.config.issueIntervalCycles));
   // The simulated SM runs the recorded prefix of its share, in order.
   std::size_t prefix = 0;
   while (prefix < m.recorded.size() && m.recorded[prefix]) ++prefix;

@@ -3,7 +3,10 @@
 // max(latency, warps × cycles per warp) per MAD).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "synthetic.hpp"
+#include "teg/support/error.hpp"
 
 using namespace teg::timing;
 using namespace teg::timing::test;
@@ -82,6 +85,18 @@ TEST(IssueModel, ABarrierReleasesTheWarpsOfEverySchedulerAtOnce) {
       return warp == late ? std::vector<std::uint32_t>{0, 0, 0, 1} : std::vector<std::uint32_t>{1, 2, 2};
     });
     EXPECT_DOUBLE_EQ(r.cycles, 41.0) << "last arrival on scheduler " << late;
+  }
+}
+
+TEST(IssueModel, AZeroIssueIntervalIsAnErrorNotAHang) {
+  const auto kernel = kernelOf({alu({1}, {2})}, 1, 32);
+  auto config = simpleConfig(4, 1, 1);
+  config.issueIntervalCycles = 0;
+  try {
+    runSynthetic(config, {}, kernel, [](auto, auto) { return repeat(0, 3); });
+    FAIL() << "expected an error";
+  } catch (const teg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("timing.issue_interval"), std::string::npos) << e.what();
   }
 }
 
