@@ -98,10 +98,10 @@ timing::TimingConfig config() {
 // parameter, not a std::function: 32 indirect calls per memory instruction were about a fifth of
 // BM_MixedRecordOnly's time (17.4-18.1 ms, now 13.7), time the harness spent, not the engine.
 
-// What each iteration does: record the trace and run the model (the figure issue #5 names), or only
-// record it (the engine's front half: coalescing, bank conflicts, the per-warp streams), so that
-// the model's own rate can be told apart from the recording's.
-enum class Stage { RecordAndSimulate, RecordOnly };
+// What each iteration does: record the trace and run the model (the figure issue #5 names), only
+// record it (the engine's front half: coalescing, bank conflicts, the per-warp streams), or only
+// time the model on the recorded trace, so that the two rates can be told apart.
+enum class Stage { RecordAndSimulate, RecordOnly, SimulateOnly };
 
 template <typename AddressOf>
 void run(benchmark::State& state, const trace::KernelInfo& kernel, const AddressOf& addressOf,
@@ -110,6 +110,7 @@ void run(benchmark::State& state, const trace::KernelInfo& kernel, const Address
   const std::size_t perWarp = static_cast<std::size_t>(state.range(0));
   std::uint64_t instructions = 0;
   for (auto _ : state) {
+    if (stage == Stage::SimulateOnly) state.PauseTiming();  // the recording is not timed
     timing::EngineOptions options;
     options.residentBlocks = 8;
     timing::TimingEngine engine(config(), options);
@@ -136,6 +137,7 @@ void run(benchmark::State& state, const trace::KernelInfo& kernel, const Address
       benchmark::DoNotOptimize(engine);
       continue;
     }
+    if (stage == Stage::SimulateOnly) state.ResumeTiming();
     const auto result = engine.finish();
     instructions += result.warpInstructions;
     benchmark::DoNotOptimize(result.cycles);
@@ -160,6 +162,12 @@ void BM_MixedRecordOnly(benchmark::State& state) {
   run(state, mixedKernel(32), mixedAddresses(static_cast<std::size_t>(state.range(0))), Stage::RecordOnly);
 }
 BENCHMARK(BM_MixedRecordOnly)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+// ... and the model alone on it (TimingEngine::finish: the SM model, waves, bounds).
+void BM_MixedSimulateOnly(benchmark::State& state) {
+  run(state, mixedKernel(32), mixedAddresses(static_cast<std::size_t>(state.range(0))), Stage::SimulateOnly);
+}
+BENCHMARK(BM_MixedSimulateOnly)->Arg(2000)->Unit(benchmark::kMillisecond);
 
 void BM_AluBound(benchmark::State& state) {
   run(state, aluKernel(32), [](std::uint32_t, std::uint64_t, std::size_t, int) { return std::uint64_t{0}; });
