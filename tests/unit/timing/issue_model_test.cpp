@@ -100,6 +100,41 @@ TEST(IssueModel, AZeroIssueIntervalIsAnErrorNotAHang) {
   }
 }
 
+// Issue times of block 0's warp `warp`, from the timeline.
+std::vector<double> issueTimes(const TimingResult& r, std::uint32_t warp) {
+  std::vector<double> times;
+  for (const auto& e : r.timeline)
+    if (e.block == 0 && e.warp == warp) times.push_back(e.issue);
+  return times;
+}
+
+TEST(IssueModel, SchedulerPoliciesPickTheWarpsTheirRulesName) {
+  // One scheduler, latency 4, one issue per cycle. Warp 0 (the older): A (r1), B needing r1
+  // (ready at 4), then C; warp 1: six independent instructions. Worked by hand:
+  //   t   0   1   2   3   4   5   6   7   8
+  //   LRR w0  w1  w1  w1  w0  w1  w0  w1  w1   the next eligible warp after the last issued one
+  //   GTO w0  w1  w1  w1  w1  w1  w1  w0  w0   the last issued warp while it can, then the oldest
+  //   OF  w0  w1  w1  w1  w0  w0  w1  w1  w1   the oldest eligible warp
+  const auto kernel = kernelOf({alu({1}, {2}), alu({3}, {1}), alu({4}, {2})}, 1, 64);
+  const auto pcs = [](auto, std::uint32_t warp) {
+    return warp == 0 ? std::vector<std::uint32_t>{0, 1, 2} : repeat(2, 6);
+  };
+  struct Case {
+    SchedulerPolicy policy;
+    std::vector<double> warp0, warp1;
+  };
+  for (const Case& c : {Case{SchedulerPolicy::LooseRoundRobin, {0, 4, 6}, {1, 2, 3, 5, 7, 8}},
+                        Case{SchedulerPolicy::GreedyThenOldest, {0, 7, 8}, {1, 2, 3, 4, 5, 6}},
+                        Case{SchedulerPolicy::OldestFirst, {0, 4, 5}, {1, 2, 3, 6, 7, 8}}}) {
+    auto config = simpleConfig(4, 1, 1);
+    config.policy = c.policy;
+    const auto r = runSynthetic(config, {}, kernel, pcs);
+    EXPECT_EQ(issueTimes(r, 0), c.warp0) << schedulerPolicyName(c.policy);
+    EXPECT_EQ(issueTimes(r, 1), c.warp1) << schedulerPolicyName(c.policy);
+    EXPECT_DOUBLE_EQ(r.cycles, 12.0);  // the last issue at 8, done 4 later
+  }
+}
+
 TEST(IssueModel, StallReasonsAddUpToWarpCycles) {
   const auto kernel = kernelOf({alu({1}, {1, 2, 3})}, 1, 64);
   const auto r = runSynthetic(simpleConfig(24, 4, 1), {}, kernel, [](auto, auto) { return repeat(0, 100); });
