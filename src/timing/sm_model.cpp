@@ -48,6 +48,13 @@ struct ReadyGroup {
   int count = 0;
   StallReason reason = StallReason::NotSelected;
   double since = 0;
+  // The reason becomes `after` at switchAt, without an event of its own (see Sm::refresh).
+  double switchAt = kNever;
+  StallReason after = StallReason::NotSelected;
+  // Its members were eligible at their scheduler's last turn, which issued another warp: they
+  // count as not selected for that issue slot, until this time (Nsight Compute's not_selected: the
+  // warp could have issued, another was picked), even if the issue made their resource busy.
+  double notSelectedUntil = -kNever;
   std::array<double, kGroupReasons.size()> spent{};  // cycles in each of kGroupReasons, up to `since`
   double earliest = kNever;                      // max(resource free, scheduler free), as last refreshed
   // Global keys: the resource's free time as of lsuVersion (a binary search of the C_mem queue,
@@ -56,6 +63,12 @@ struct ReadyGroup {
   double globalFreeAt = 0;
 
   void advance(double now) {
+    if (now > switchAt) {
+      spent[groupReasonIndex(reason)] += switchAt - since;
+      since = switchAt;
+      reason = after;
+      switchAt = kNever;
+    }
     spent[groupReasonIndex(reason)] += now - since;
     since = now;
   }
@@ -343,6 +356,7 @@ class Sm {
     if (g.count++ == 0) {
       s.nonEmptyGroups.push_back(index);
       g.since = now;  // its reason is set when the scheduler's groups are refreshed, at `now`
+      g.switchAt = kNever;
     }
     g.advance(now);
     w.groupSpentAtJoin = g.spent;
@@ -466,7 +480,10 @@ class Sm {
       Choice choice;
       for (const int index : sc.nonEmptyGroups) {
         ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
-        if (groupResource(s, g).first <= now) considerGroup(choice, g, start, n, s);
+        if (groupResource(s, g).first <= now) {
+          g.notSelectedUntil = now + config_.issueIntervalCycles;
+          considerGroup(choice, g, start, n, s);
+        }
       }
       if (choice.warp >= 0) {
         Warp& w = warps_[static_cast<std::size_t>(choice.warp)];
@@ -488,10 +505,21 @@ class Sm {
     for (const int index : sc.nonEmptyGroups) {
       ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
       const auto [free, throttle] = groupResource(s, g);
-      const StallReason reason = free <= now || sc.freeAt > free ? StallReason::NotSelected : throttle;
-      if (reason != g.reason) {
+      StallReason reason = free <= now || sc.freeAt > free ? StallReason::NotSelected : throttle;
+      double switchAt = kNever;
+      StallReason after = StallReason::NotSelected;
+      if (reason != StallReason::NotSelected && now < g.notSelectedUntil) {
+        // Eligible at the scheduler's turn, which took its resource for another warp: not
+        // selected for that issue slot, then throttled.
+        after = reason;
+        reason = StallReason::NotSelected;
+        switchAt = g.notSelectedUntil;
+      }
+      if (reason != g.reason || switchAt != g.switchAt || after != g.after || g.switchAt <= now) {
         g.advance(now);
         g.reason = reason;
+        g.switchAt = switchAt;
+        g.after = after;
       }
       g.earliest = std::max(free, sc.freeAt);
       next = std::min(next, g.earliest);

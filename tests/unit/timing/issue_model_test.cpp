@@ -135,6 +135,29 @@ TEST(IssueModel, SchedulerPoliciesPickTheWarpsTheirRulesName) {
   }
 }
 
+TEST(IssueModel, AWarpIsNotSelectedInTheIssueSlotItLostThenThrottledByTheBusyUnit) {
+  // One scheduler, two warps of two independent instructions on a unit busy 4 cycles per
+  // instruction (latency 4, same-warp interval 1). The unit decides: w0 at 0, w1 at 4, w0 at 8,
+  // w1 at 12, done at 16. At 0, 4 and 8 the other warp could have issued and was not picked:
+  // not_selected for that issue cycle (Nsight Compute's meaning), then math_pipe_throttle while
+  // the unit works for the winner. Per warp, between its issues:
+  //   w0: 1-4 throttle (its own unit is busy), 4-5 not selected, 5-8 throttle;
+  //   w1: 0-1 not selected, 1-4 throttle, 5-8 throttle, 8-9 not selected, 9-12 throttle.
+  // math_pipe_throttle 15, not_selected 3, selected 4 (one per issue), nothing else.
+  const auto kernel = kernelOf({alu({1}, {2})}, 1, 64);
+  const auto r = runSynthetic(simpleConfig(4, 4, 1), {}, kernel, [](auto, auto) { return repeat(0, 2); });
+  EXPECT_DOUBLE_EQ(r.cycles, 16.0);
+  EXPECT_EQ(issueTimes(r, 0), (std::vector<double>{0, 8}));
+  EXPECT_EQ(issueTimes(r, 1), (std::vector<double>{4, 12}));
+  const auto stalls = [&](StallReason reason) { return r.stalls[static_cast<std::size_t>(reason)]; };
+  EXPECT_DOUBLE_EQ(stalls(StallReason::MathPipeThrottle), 15.0);
+  EXPECT_DOUBLE_EQ(stalls(StallReason::NotSelected), 3.0);
+  EXPECT_DOUBLE_EQ(stalls(StallReason::Selected), 4.0);
+  double all = 0;
+  for (const double s : r.stalls) all += s;
+  EXPECT_DOUBLE_EQ(all, 22.0);  // w0 live 0-9 and w1 0-13, up to the end of their last issue cycle
+}
+
 TEST(IssueModel, StallReasonsAddUpToWarpCycles) {
   const auto kernel = kernelOf({alu({1}, {1, 2, 3})}, 1, 64);
   const auto r = runSynthetic(simpleConfig(24, 4, 1), {}, kernel, [](auto, auto) { return repeat(0, 100); });
