@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -56,7 +55,6 @@ struct ReadyGroup {
   // warp could have issued, another was picked), even if the issue made their resource busy.
   double notSelectedUntil = -kNever;
   std::array<double, kGroupReasons.size()> spent{};  // cycles in each of kGroupReasons, up to `since`
-  double earliest = kNever;                      // max(resource free, scheduler free), as last refreshed
   // Global keys: the resource's free time as of lsuVersion (a binary search of the C_mem queue,
   // repeated only when a request changed it).
   std::uint64_t lsuVersion = ~std::uint64_t{0};
@@ -521,8 +519,7 @@ class Sm {
         g.switchAt = switchAt;
         g.after = after;
       }
-      g.earliest = std::max(free, sc.freeAt);
-      next = std::min(next, g.earliest);
+      next = std::min(next, std::max(free, sc.freeAt));  // when a member could issue
     }
     sc.eventAt = next;
   }
