@@ -18,44 +18,28 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
   lastUse_.assign(allWays, 0);
   sectorMasks_.assign(allWays, 0);
   dirtyMasks_.assign(allWays, 0);
+  dirtyCounts_.assign(allWays, 0);
   setsArePowerOfTwo_ = std::has_single_bit(sets_);
   if (std::has_single_bit(static_cast<unsigned>(sectorsPerLine_))) sectorShift_ = std::countr_zero(static_cast<unsigned>(sectorsPerLine_));
 }
 
-bool SectoredCache::access(std::uint64_t sector) {
-  if (sets_ == 0) return false;
-  const auto perLine = static_cast<std::uint64_t>(sectorsPerLine_);
-  const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
-  const std::uint32_t bit = 1u << (sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
-  ++clock_;
-  lastBit_ = bit;
-  evictedDirty_ = 0;
-  auto touch = [&](std::size_t w) {
-    lastUse_[w] = clock_;
-    lastWay_ = w;
-    const bool hit = (sectorMasks_[w] & bit) != 0;
-    sectorMasks_[w] |= bit;
-    return hit;
-  };
-  // The sectors of a request mostly share lines, so the way used last is tried first (a line is
-  // in at most one way, so this finds the same way the scan would).
-  if (tags_[lastWay_] == line) return touch(lastWay_);
+bool SectoredCache::lookUp(std::uint64_t line, std::uint32_t bit) {
   const std::uint64_t set = setsArePowerOfTwo_ ? line & (sets_ - 1) : line % sets_;
   const std::size_t first = static_cast<std::size_t>(set * static_cast<std::uint64_t>(ways_));
   const std::size_t end = first + static_cast<std::size_t>(ways_);
   // One pass finds the line or, for a miss, the least recently used way (the first of equals).
   std::size_t victim = first;
   for (std::size_t w = first; w < end; ++w) {
-    if (tags_[w] == line) return touch(w);
+    if (tags_[w] == line) return touch(w, bit);
     if (lastUse_[w] < lastUse_[victim]) victim = w;
   }
-  // Mostly clean: without a hardware popcount, std::popcount is a library call.
-  evictedDirty_ = dirtyMasks_[victim] == 0 ? 0 : std::popcount(dirtyMasks_[victim]);
+  evictedDirty_ = dirtyCounts_[victim];
   tags_[victim] = line;
   lastWay_ = victim;
   lastUse_[victim] = clock_;
   sectorMasks_[victim] = bit;
   dirtyMasks_[victim] = 0;
+  dirtyCounts_[victim] = 0;
   return false;
 }
 
@@ -65,6 +49,7 @@ SectoredCache::WriteResult SectoredCache::write(std::uint64_t sector) {
   result.hit = access(sector);
   std::uint32_t& dirty = dirtyMasks_[lastWay_];
   result.wasDirty = (dirty & lastBit_) != 0;
+  if (!result.wasDirty) ++dirtyCounts_[lastWay_];
   dirty |= lastBit_;
   return result;
 }

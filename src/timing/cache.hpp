@@ -16,7 +16,19 @@ class SectoredCache {
 
   // Looks up sector number `sector` (address / sectorBytes); on a miss, fills it (allocating the
   // line, evicting the least recently used one). Returns true on a hit.
-  bool access(std::uint64_t sector);
+  bool access(std::uint64_t sector) {
+    if (sets_ == 0) return false;
+    const auto perLine = static_cast<std::uint64_t>(sectorsPerLine_);
+    const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
+    const std::uint32_t bit = 1u << (sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
+    ++clock_;
+    lastBit_ = bit;
+    evictedDirty_ = 0;
+    // The sectors of a request mostly share lines, so the way used last is tried first, here in
+    // the header (a line is in at most one way, so this finds the same way the scan would).
+    if (tags_[lastWay_] == line) return touch(lastWay_, bit);
+    return lookUp(line, bit);
+  }
   // A write of sector number `sector`: as access(), and marks the sector dirty (a miss allocates
   // it without a fill: NVIDIA's L2 keeps byte masks, so a write needs no read of the sector).
   struct WriteResult {
@@ -29,6 +41,16 @@ class SectoredCache {
   [[nodiscard]] bool enabled() const { return sets_ > 0; }
 
  private:
+  bool touch(std::size_t way, std::uint32_t bit) {
+    lastUse_[way] = clock_;
+    lastWay_ = way;
+    const bool hit = (sectorMasks_[way] & bit) != 0;
+    sectorMasks_[way] |= bit;
+    return hit;
+  }
+  // access() past the way used last: the set's scan, and the fill on a miss.
+  bool lookUp(std::uint64_t line, std::uint32_t bit);
+
   std::uint64_t sets_ = 0;
   bool setsArePowerOfTwo_ = false;  // the set index is then a mask, not a division
   int ways_ = 0;
@@ -43,6 +65,9 @@ class SectoredCache {
   std::vector<std::uint64_t> lastUse_;
   std::vector<std::uint32_t> sectorMasks_;
   std::vector<std::uint32_t> dirtyMasks_;
+  // Bits set in dirtyMasks_, kept as they are set: a popcount at each eviction was a library
+  // call (no hardware popcount in the baseline x86-64 target), on clean lines too.
+  std::vector<std::uint8_t> dirtyCounts_;
 };
 
 }  // namespace teg::timing::detail
