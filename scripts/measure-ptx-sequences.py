@@ -18,6 +18,12 @@ same chain adds without the instruction (the loads and the add) and less any loa
 are the instruction's own sequence, whatever surrounds it. ptxas rearranges register moves and
 address arithmetic between the kernels, so a count is good to about two instructions.
 
+For the timing engine, each of the sequence's SASS instructions also gets its throughput class
+(the CUDA Programming Guide's arithmetic-instruction rows, as teg's device data names them) and
+the earlier instructions of the sequence whose registers it reads (from the second instance's
+registers along the fast path; -1 stands for the PTX instruction's own operands), and the
+sequence names the instruction that writes its result (the one the store reads).
+
 Usage: scripts/measure-ptx-sequences.py [--out data/ptx/sequences.json] [--arch sm_80 ...]
 Needs nvcc (CUDA 13: sm_75 and newer) and nvdisasm (PyPI wheel nvidia-cuda-nvdisasm, or NVDISASM=path).
 """
@@ -165,6 +171,97 @@ def opcode(text):
     return re.sub(r"^@!?U?P\w+\s+", "", text).split()[0]
 
 
+# SASS opcode (its first part) -> teg's throughput class (data/devices: the CUDA Programming Guide's
+# arithmetic instruction rows). Control instructions issue to the branch unit.
+SASS_CLASS = {
+    "FFMA": "fp32_fma", "FMUL": "fp32_fma", "FADD": "fp32_fma", "HFMA2": "fp16_fma",
+    "DFMA": "fp64_fma", "DMUL": "fp64_fma", "DADD": "fp64_fma", "MUFU": "special",
+    "FSETP": "int_compare", "FSEL": "int_compare", "FCHK": "int_compare", "ISETP": "int_compare",
+    "SEL": "int_compare", "IABS": "int_compare", "IMNMX": "int_compare", "FMNMX": "int_compare",
+    "DSETP": "fp64_fma", "IADD3": "int_add", "VIADD": "int_add", "IADD": "int_add",
+    "IMAD": "int_mul", "LOP3": "int_logic", "MOV": "int_logic", "SHF": "int_shift",
+    "F2I": "convert_other", "I2F": "convert_other",
+    "BRA": "branch", "BSSY": "branch", "BSYNC": "branch", "BMOV": "branch", "CALL": "branch",
+    "RET": "branch", "NOP": "branch",
+}
+
+
+def sass_class(op):
+    base = op.split(".")[0]
+    if base not in SASS_CLASS:
+        raise RuntimeError(f"no throughput class for SASS opcode {op}: add it to SASS_CLASS")
+    if base in ("F2I", "I2F") and "64" in op:
+        return "convert_64"
+    return SASS_CLASS[base]
+
+
+# Instructions that write no register (a store, a branch, a barrier wait).
+NO_DESTINATION = ("BRA", "BSYNC", "STG", "STS", "ST", "RED", "ATOM", "EXIT", "RET", "CALL", "BAR", "NOP",
+                  "WARPSYNC")
+REGISTER = re.compile(r"(?<![\w.])(U?R\d+|U?P\d|B\d+)(\.64)?(?![\w])")
+
+
+def registers_read_and_written(text):
+    """(read, written) register names of a SASS instruction; a register pair (64-bit operands)
+    counts as both of its registers."""
+    guard = re.match(r"^@!?(U?P\w+)\s+", text)
+    body = text[guard.end():] if guard else text
+    op, _, rest = body.partition(" ")
+    operands = [o.strip() for o in rest.split(",")] if rest.strip() else []
+    base = op.split(".")[0]
+    wide_all = (base.startswith("D") and base != "DSETP") or ".64" in op
+    wide_dest = wide_all or ".WIDE" in op or (base == "F2I" and "64" in op)
+
+    def names(operand, wide):
+        out = []
+        for m in REGISTER.finditer(operand):
+            name = m.group(1)
+            out.append(name)
+            number = re.match(r"^(U?R)(\d+)$", name)
+            if number and (wide or m.group(2)):
+                out.append(f"{number.group(1)}{int(number.group(2)) + 1}")
+        return out
+
+    written, first_source = [], 0
+    if base not in NO_DESTINATION and operands:
+        written = names(operands[0], wide_dest)
+        first_source = 1
+        # Predicates right after the destination are written too (ISETP P0, PT, ...; IADD3 R2, P0, ...).
+        while first_source < len(operands) and re.fullmatch(r"U?P(\d|T)", operands[first_source]):
+            written += names(operands[first_source], False)
+            first_source += 1
+    read = [guard.group(1)] if guard else []
+    sources = operands[first_source:]
+    for i, operand in enumerate(sources):
+        pair = wide_all or (".WIDE" in op and i == len(sources) - 1) or (base == "I2F" and "64" in op)
+        read += names(operand, pair and not re.match(r"^!?U?P", operand))
+    return read, [w for w in written if w not in ("RZ", "URZ", "PT", "UPT")]
+
+
+def dependences(path, own_indices, store_index):
+    """For each instruction of `own_indices` (indices into `path`, in order): the positions in
+    that list of the earlier ones whose results it reads, -1 if it reads a value from outside the
+    sequence (the PTX instruction's operands); and the position of the one whose result the store
+    at `store_index` reads (the last of the sequence when the store reads none of them)."""
+    position = {index: k for k, index in enumerate(own_indices)}
+    last_writer, depends = {}, {}
+    for index, text in enumerate(path):
+        read, written = registers_read_and_written(text)
+        if index in position:
+            after = set()
+            for name in read:
+                if name in last_writer:
+                    writer = last_writer[name]
+                    after.add(position.get(writer, -1))
+            depends[index] = sorted(after)
+        if index == store_index:
+            writers = [position[last_writer[n]] for n in read if n in last_writer and last_writer[n] in position]
+            result = max(writers) if writers else len(own_indices) - 1
+        for name in written:
+            last_writer[name] = index
+    return [depends[i] for i in own_indices], result
+
+
 def measure(arch, nvcc, nvdisasm, work):
     source = "".join(kernel(f"k{i}_{times}", op, t, n, times)
                      for i, (op, t, n) in enumerate(INSTRUCTIONS) for times in (1, 2))
@@ -187,12 +284,21 @@ def measure(arch, nvcc, nvdisasm, work):
         twice, extra = added(f"k{i}")
         # Less what the chaining itself adds: the fresh operands' loads and the add.
         extra -= added(f"bridge_{t}_{n}")[1]
-        own = []
-        for x in twice:  # the added opcodes, in the order the second copy's path has them
+        # The added opcodes, taken from the end of the path (the second copy's instructions, which
+        # come after the first's), in path order.
+        own_indices = []
+        for index in range(len(twice) - 1, -1, -1):
+            x = twice[index]
             if extra[opcode(x)] > 0 and not opcode(x).startswith(("LDG", "STG")):
                 extra[opcode(x)] -= 1
-                own.append(opcode(x))
-        result[op] = {"sass_instructions": len(own), "sass_opcodes": " ".join(own)}
+                own_indices.append(index)
+        own_indices.reverse()
+        own = [opcode(twice[i]) for i in own_indices]
+        store = max(i for i, x in enumerate(twice) if opcode(x).startswith("STG"))
+        depends, result_index = dependences(twice, own_indices, store)
+        result[op] = {"sass_instructions": len(own), "sass_opcodes": " ".join(own),
+                      "sass_classes": [sass_class(o) for o in own], "sass_depends": depends,
+                      "sass_result": result_index}
     return result
 
 
@@ -216,13 +322,22 @@ def main():
         "source": f"nvcc/ptxas and nvdisasm, {version}; measured {datetime.date.today().isoformat()}",
         "method": "each instruction compiled alone between loads and a store; SASS counted from entry to EXIT, "
                   "taking the branch around the slow-path call and following other calls; the opcodes a second "
-                  "chained instance adds, less those the chain adds without the instruction",
+                  "chained instance adds, less those the chain adds without the instruction; per instruction its "
+                  "throughput class, the positions of the earlier ones whose registers it reads (-1: the PTX "
+                  "instruction's operands) and the position of the one writing the result",
         "architectures": {a: {op: tables[a][op] for op in keep} for a in tables},
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    # One line per instruction: the per-SASS-instruction lists stay readable side by side.
+    text = json.dumps({k: v for k, v in data.items() if k != "architectures"}, indent=1)[:-2]
+    arches = []
+    for arch, table in data["architectures"].items():
+        rows = [f'   {json.dumps(op)}: {json.dumps(entry)}' for op, entry in table.items()]
+        arches.append(f'  {json.dumps(arch)}: {{\n' + ",\n".join(rows) + "\n  }")
+    text += ',\n "architectures": {\n' + ",\n".join(arches) + "\n }\n}\n"
+    json.loads(text)  # what the engine reads must stay JSON
     with open(args.out, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
+        f.write(text)
     print(f"wrote {args.out}: {len(keep)} instructions x {len(tables)} architectures")
 
 
