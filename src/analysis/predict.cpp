@@ -55,6 +55,9 @@ Prediction predict(const PredictRequest& request) {
   p.occupancy = occupancy::computeOccupancyOrThrow(gpu, launch);
 
   timing::TimingConfig base = timing::timingConfigFor(gpu, p.occupancy.sharedMemoryPerSm);
+  // Instructions ptxas expands into several (a division, a square root) issue as their SASS.
+  const SequenceTable sequences = loadDefaultSequenceTable();
+  base.sequences = sequencesToTime(sequences, gpu.cc.code());
   // The L2 is shared by the SMs that run blocks: a launch of fewer blocks than SMs leaves the
   // simulated SM a bigger share (a one-block microbenchmark sees all of it).
   const std::uint64_t activeSms = std::min<std::uint64_t>(std::max<std::uint64_t>(1, p.kernel.grid.count()),
@@ -112,10 +115,8 @@ Prediction predict(const PredictRequest& request) {
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
     p.result.assumptions.insert(p.result.assumptions.begin(), timing::Provenance{"instruction stream", source.arch + " PTX", source.note});
-  // Instructions ptxas expands into several (a division, a square root): counted as one each.
-  const SequenceTable sequences = loadDefaultSequenceTable();
   if (timing::Provenance row = describeSequences(softwareSequencesOf(p.kernel, p.result, sequences, gpu.cc.code()),
-                                                 sequences, gpu.cc.code());
+                                                 sequences, gpu.cc.code(), !base.sequences.empty());
       !row.parameter.empty())
     p.result.assumptions.push_back(std::move(row));
   p.result.assumptions.push_back({"not modelled",

@@ -6,6 +6,56 @@ namespace teg::timing::detail {
 
 using device::InstructionClass;
 
+namespace {
+
+// MUFU and shuffles are variable-latency (MIO) on Volta+: their consumers wait on the short
+// scoreboard.
+Producer producerOfUnit(InstructionClass unit) {
+  return unit == InstructionClass::Special || unit == InstructionClass::WarpShuffle || unit == InstructionClass::WarpReduce
+             ? Producer::Short
+             : Producer::Fixed;
+}
+
+void setUnit(Decoded& d, int unit, const TimingConfig& config) {
+  d.unit = unit;
+  d.latency = config.executionLatency[static_cast<std::size_t>(unit)];
+  d.unitInterval = config.unitInterval[static_cast<std::size_t>(unit)];
+  d.sameWarp = config.sameWarpInterval[static_cast<std::size_t>(unit)];
+}
+
+// Instruction `pc`, a software sequence on this GPU, as one Decoded per step: step k reads the
+// instruction's sources if it reads its operands and the result register of each step it comes
+// after, writes its own result register (firstRegister + k) and, for the result step, the
+// instruction's destinations.
+void decodeSequence(const trace::StaticInstruction& s, const SoftwareSequence& sequence, std::uint32_t firstRegister,
+                    const TimingConfig& config, DecodedProgram& program, Decoded& head) {
+  const Decoded instruction = head;
+  auto& regs = program.regs;
+  for (std::size_t k = 0; k < sequence.steps.size(); ++k) {
+    const SequenceStep& step = sequence.steps[k];
+    Decoded d = instruction;
+    setUnit(d, static_cast<int>(step.unit), config);
+    d.port = Port::Alu;
+    d.groupKey = d.unit;
+    d.produces = producerOfUnit(step.unit);
+    d.readsClock = false;
+    d.firstStep = k == 0;
+    d.regsBegin = static_cast<std::uint32_t>(regs.size());
+    if (step.readsOperands) regs.insert(regs.end(), s.uses.begin(), s.uses.end());
+    for (const int earlier : step.after) regs.push_back(firstRegister + static_cast<std::uint32_t>(earlier));
+    d.usesEnd = static_cast<std::uint32_t>(regs.size());
+    regs.push_back(firstRegister + static_cast<std::uint32_t>(k));
+    if (static_cast<int>(k) == sequence.result) regs.insert(regs.end(), s.defs.begin(), s.defs.end());
+    d.defsEnd = static_cast<std::uint32_t>(regs.size());
+    // Steps after the first are appended in order: step k + 1 lands right after step k.
+    if (k + 1 < sequence.steps.size()) d.continuation = static_cast<int>(program.steps.size() + (k == 0 ? 0 : 1));
+    if (k == 0) head = d;
+    else program.steps.push_back(d);
+  }
+}
+
+}  // namespace
+
 DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig& config) {
   DecodedProgram program;
   auto& decoded = program.decoded;
@@ -41,13 +91,10 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
         case trace::MemorySpace::Constant:
         case trace::MemorySpace::None: d.port = Port::Constant; d.produces = Producer::Short; break;
       }
-    } else if (s.unit == InstructionClass::Special || s.unit == InstructionClass::WarpShuffle ||
-               s.unit == InstructionClass::WarpReduce) {
-      d.produces = Producer::Short;  // MUFU and shuffles are variable-latency (MIO) on Volta+
+    } else {
+      d.produces = producerOfUnit(s.unit);
     }
-    d.latency = config.executionLatency[static_cast<std::size_t>(d.unit)];
-    d.unitInterval = config.unitInterval[static_cast<std::size_t>(d.unit)];
-    d.sameWarp = config.sameWarpInterval[static_cast<std::size_t>(d.unit)];
+    setUnit(d, d.unit, config);
     // Lai §3.2.2.2 measured the long same-warp interval of the LD/ST class on a global load
     // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
     if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config.issueIntervalCycles);
@@ -99,7 +146,20 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
       fused[pc] = f;
     }
   }
-  program.registerCount = maxReg;
+  // Software sequences: not an instruction that can take a shared operand (cc 1.x, which no
+  // measured architecture is).
+  std::uint32_t registers = maxReg;
+  if (!config.sequences.empty()) {
+    for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc) {
+      const auto& s = kernel.instructions[pc];
+      if (s.kind != trace::InstrKind::Alu || fused[pc].sharedOperand) continue;
+      const auto found = config.sequences.find(trace::mnemonicOf(s.text));
+      if (found == config.sequences.end() || found->second.steps.empty()) continue;
+      decodeSequence(s, found->second, registers, config, program, decoded[pc]);
+      registers += static_cast<std::uint32_t>(found->second.steps.size());
+    }
+  }
+  program.registerCount = registers;
   return program;
 }
 

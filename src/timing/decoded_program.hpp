@@ -39,13 +39,20 @@ struct Decoded {
   bool sharedOperand = false;  // an ALU instruction fused with the ld.shared before it (cc 1.x)
   bool viaL1 = false;          // a global/local load the SM's L1 may serve (cache operator, device default)
   int groupKey = -1;           // which ReadyGroup its warps join once their own operands are ready
+  // A software sequence (software_sequence.hpp) is one Decoded per SASS step: the first in
+  // `decoded`, each later one in DecodedProgram::steps, chained by `continuation`.
+  int continuation = -1;       // the next step's index in DecodedProgram::steps, -1 after the last
+  bool firstStep = true;       // issuing it counts an execution of its PTX instruction
 };
 
 struct DecodedProgram {
   std::vector<Decoded> decoded;  // per pc
   std::vector<Decoded> fused;    // per pc: the shared-operand form (only where takesSharedOperand)
+  std::vector<Decoded> steps;    // software sequences' steps after their first
   std::vector<std::uint32_t> regs;  // the register lists Decoded::regsBegin.. index
-  std::uint32_t registerCount = 0;  // registers 0 .. registerCount - 1 appear
+  // Registers 0 .. registerCount - 1 appear: the kernel's, then one per sequence step for the
+  // step's result, which the later steps that read it wait for.
+  std::uint32_t registerCount = 0;
 
   // The form a warp's op runs in: fused when the trace says it took its operand from shared memory.
   const Decoded& of(const WarpOp& op) const {

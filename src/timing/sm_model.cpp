@@ -591,11 +591,21 @@ class Sm {
     loads_.add(d.unit, now, std::max(complete, now + busy));
     ++result_.warpInstructions;
     result_.stalls[static_cast<int>(StallReason::Selected)] += 1.0;  // its issue cycle
-    ++result_.perInstruction[op.pc].issued;
+    InstructionCost& cost = result_.perInstruction[op.pc];
+    ++cost.issued;
+    if (d.firstStep) ++cost.executions;
     recordTimeline(w, op.pc, now, complete);
     if (d.readsClock) result_.clockReads.push_back(ClockRead{w.block->block, w.warpInBlock, now});
-    ++w.next;
     w.waitFrom = now + 1;
+    if (d.continuation >= 0) {  // the next step of its software sequence (an ALU step: no barrier, no memory)
+      w.op = &program_.steps[static_cast<std::size_t>(d.continuation)];
+      wait(w);
+      if (sharedResource)
+        for (std::size_t other = 0; other < schedulers_.size(); ++other)
+          if (other != s) refresh(other, now);
+      return;
+    }
+    ++w.next;
 
     Slot& slot = slots_[static_cast<std::size_t>(w.slot)];
     if (d.kind == trace::InstrKind::Barrier) {

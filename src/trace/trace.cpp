@@ -15,6 +15,19 @@ const char* memorySpaceName(MemorySpace space) {
   return "?";
 }
 
+std::string mnemonicOf(const std::string& text) {
+  std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return {};
+  if (text[start] == '@') {  // a guard: "@%p1 " or "@!%p1 "
+    start = text.find_first_of(" \t", start);
+    if (start == std::string::npos) return {};
+    start = text.find_first_not_of(" \t", start);
+    if (start == std::string::npos) return {};
+  }
+  const std::size_t end = text.find_first_of(" \t;", start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 const char* instrKindName(InstrKind kind) {
   switch (kind) {
     case InstrKind::Alu: return "alu";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "teg/device/device.hpp"
+#include "teg/timing/software_sequence.hpp"
 #include "teg/trace/memory_access.hpp"
 
 namespace teg::timing {
@@ -114,6 +115,10 @@ struct TimingConfig {
   // Replay a multiply ptxas fuses into its add (StaticInstruction::fusedInto, from
   // ptx/contraction.hpp) as part of that add: one FFMA/DFMA issue instead of two instructions.
   bool fuseMultiplyAdds = false;
+  // PTX instructions issued as their SASS sequence (software_sequence.hpp), by mnemonic; one
+  // issue per PTX instruction for any other. Empty in a config built by hand; analysis::predict
+  // fills it for the GPU's architecture.
+  SequenceShapes sequences;
 
   // What-if overrides (Lai §3.4: remove a bottleneck and re-run).
   bool noBankConflicts = false;

@@ -31,7 +31,8 @@ const char* stallReasonDescription(StallReason r);  // one line for people
 
 // Per static instruction (pc).
 struct InstructionCost {
-  std::uint64_t issued = 0;          // warp instructions issued
+  std::uint64_t issued = 0;          // warp instructions issued (each SASS of a software sequence)
+  std::uint64_t executions = 0;      // times a warp executed it (issued, for one not a sequence)
   double stallCycles = 0;            // warp-cycles spent waiting with this pc next
   std::array<double, kStallReasonCount> stalls{};
 };

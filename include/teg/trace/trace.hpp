@@ -57,6 +57,10 @@ struct StaticInstruction {
   std::string text;                // the instruction as written, for reports
 };
 
+// The PTX mnemonic with its qualifiers ("div.rn.f32") of an instruction's text, without a guard
+// predicate; empty for an empty text.
+std::string mnemonicOf(const std::string& instructionText);
+
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
   [[nodiscard]] std::uint64_t count() const { return std::uint64_t{x} * y * z; }
