@@ -168,6 +168,27 @@ TEST(CliValidate, StreamBandwidthAcrossOccupancy) {
   EXPECT_GT(read[31]["predicted"].get<double>(), 5 * read[0]["predicted"].get<double>());
 }
 
+TEST(CliValidate, SoftwareSequenceChainsAreReplayedStepByStep) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  auto s = validate({"ptx-sequences"});
+  ASSERT_EQ(s.size(), 1u);
+  const auto& rows = s["ptx-sequences-titan-rtx"]["rows"];
+  ASSERT_EQ(rows.size(), 15u);
+  // No tolerance is stated (docs/validation.md discusses each row), but each of these is a
+  // dependent chain of several SASS instructions (data/ptx/sequences.json), so each takes longer
+  // than one instruction of the class the PTX names, which the device file puts at 4 cycles (fp32),
+  // 5 (integer multiply), 15 (special function) and 45 (fp64) on a TITAN RTX: by a fifth at least,
+  // the shortest chain (sin.approx.f32) adding a 4-cycle FMUL to a 15-cycle MUFU.
+  for (const auto& row : rows) {
+    const std::string label = row["label"];
+    const double one = label.find("f64") != std::string::npos         ? 45.0
+                       : label.rfind("div.rn.f32", 0) == 0             ? 4.0
+                       : label.rfind("div.", 0) == 0 || label.rfind("rem.", 0) == 0 ? 5.0
+                                                                       : 15.0;
+    EXPECT_GT(row["predicted"].get<double>(), 1.2 * one) << label;
+  }
+}
+
 TEST(CliValidate, ListAndUnknownSuite) {
   const auto list = runTeg({"validate", "--list"});
   ASSERT_EQ(list.exitCode, 0) << list.err;
