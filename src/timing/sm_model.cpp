@@ -600,9 +600,7 @@ class Sm {
     if (d.continuation >= 0) {  // the next step of its software sequence (an ALU step: no barrier, no memory)
       w.op = &program_.steps[static_cast<std::size_t>(d.continuation)];
       wait(w);
-      if (sharedResource)
-        for (std::size_t other = 0; other < schedulers_.size(); ++other)
-          if (other != s) refresh(other, now);
+      if (sharedResource) refreshOtherSchedulers(s, now);
       return;
     }
     ++w.next;
@@ -624,9 +622,13 @@ class Sm {
     }
     releaseBarrierIfComplete(w.slot, now);
     if (slot.liveWarps == 0) finishBlock(w.slot, std::max(now + busy, complete));
-    if (sharedResource)
-      for (std::size_t other = 0; other < schedulers_.size(); ++other)
-        if (other != s) refresh(other, now);
+    if (sharedResource) refreshOtherSchedulers(s, now);
+  }
+
+  // After an issue by scheduler s that changed a resource the whole SM shares.
+  void refreshOtherSchedulers(std::size_t s, double now) {
+    for (std::size_t other = 0; other < schedulers_.size(); ++other)
+      if (other != s) refresh(other, now);
   }
 
   void releaseBarrierIfComplete(int slotIndex, double now) {
