@@ -128,8 +128,8 @@ timing::Provenance describeSequences(const SequenceReport& report, const Sequenc
       timed ? fmt::format("timed as the SASS of their fast path on sm_{} (each instruction on its unit, after the ones "
                           "it reads; the slow path for special operands is not)",
                           report.architecture)
-            : fmt::format("each counted as one instruction: no measurement for sm_{} or older (SASS on the fast path "
-                          "for sm_{} given)",
+            : fmt::format("each counted as one instruction: no measurement for sm_{} or older (the SASS counts "
+                          "given are sm_{}'s)",
                           requested, report.architecture);
   if (timed && report.architecture != requested) origin += fmt::format(" (the nearest measured to sm_{})", requested);
   origin += ": data/ptx/sequences.json";
