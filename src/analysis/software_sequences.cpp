@@ -21,10 +21,6 @@ int smNumber(const std::string& name, const std::string& where) {
   throw Error(fmt::format("{}: architectures.{}: not an architecture name like sm_80", where, name));
 }
 
-}  // namespace
-
-namespace {
-
 // One instruction's entry: its count and, per SASS instruction, its class, the earlier ones it
 // reads and which one writes the result (scripts/measure-ptx-sequences.py).
 timing::SoftwareSequence parseSequence(const nlohmann::json& entry, const std::string& where) {
@@ -44,21 +40,27 @@ timing::SoftwareSequence parseSequence(const nlohmann::json& entry, const std::s
   for (int i = 0; i < count; ++i) {
     const auto at = static_cast<std::size_t>(i);
     timing::SequenceStep step;
-    const auto unit = classes[at].is_string() ? device::instructionClassFromName(classes[at].get<std::string>()) : std::nullopt;
-    if (!unit) throw Error(fmt::format("{}[{}]: {} is not an instruction class (fp32_fma, special, ...)", field("sass_classes"), i, classes[at].dump()));
+    const auto unit =
+        classes[at].is_string() ? device::instructionClassFromName(classes[at].get<std::string>()) : std::nullopt;
+    if (!unit)
+      throw Error(fmt::format("{}[{}]: {} is not an instruction class (fp32_fma, special, ...)", field("sass_classes"), i,
+                              classes[at].dump()));
     step.unit = *unit;
-    if (!depends[at].is_array()) throw Error(fmt::format("{}[{}]: expected a list of positions", field("sass_depends"), i));
+    if (!depends[at].is_array())
+      throw Error(fmt::format("{}[{}]: expected a list of positions", field("sass_depends"), i));
     for (const auto& d : depends[at]) {
       if (!d.is_number_integer() || d.get<int>() < -1 || d.get<int>() >= i)
-        throw Error(fmt::format("{}[{}]: {} is neither -1 (the instruction's operands) nor an earlier position", field("sass_depends"), i, d.dump()));
+        throw Error(fmt::format("{}[{}]: {} is neither -1 (the instruction's operands) nor an earlier position",
+                                field("sass_depends"), i, d.dump()));
       if (d.get<int>() == -1) step.readsOperands = true;
       else step.after.push_back(d.get<int>());
     }
     sequence.steps.push_back(std::move(step));
   }
-  if (!entry.contains("sass_result") || !entry["sass_result"].is_number_integer() || entry["sass_result"].get<int>() < 0 ||
-      entry["sass_result"].get<int>() >= count)
-    throw Error(fmt::format("{}: expected the position (0 to {}) of the instruction writing the result", field("sass_result"), count - 1));
+  if (!entry.contains("sass_result") || !entry["sass_result"].is_number_integer() ||
+      entry["sass_result"].get<int>() < 0 || entry["sass_result"].get<int>() >= count)
+    throw Error(fmt::format("{}: expected the position (0 to {}) of the instruction writing the result",
+                            field("sass_result"), count - 1));
   sequence.result = entry["sass_result"].get<int>();
   return sequence;
 }
