@@ -24,7 +24,15 @@ the earlier instructions of the sequence whose registers it reads (from the seco
 registers along the fast path; -1 stands for the PTX instruction's own operands), and the
 sequence names the instruction that writes its result (the one the store reads).
 
+Volta (sm_70), which CUDA 13 no longer targets, is measured with an older toolkit's ptxas and
+nvdisasm (--legacy-toolkit): the same kernels compiled to PTX for sm_75 by CUDA 13, their
+.version lowered to what that ptxas reads (--legacy-ptx-version) and their .target set to sm_70.
+Debian's nvidia-cuda-toolkit 11.8 (bookworm, non-free) has both:
+  apt-get download nvidia-cuda-toolkit   (with bookworm non-free in a sources list)
+  dpkg-deb -x nvidia-cuda-toolkit_*.deb /tmp/cuda118   ->   --legacy-toolkit /tmp/cuda118/usr
+
 Usage: scripts/measure-ptx-sequences.py [--out data/ptx/sequences.json] [--arch sm_80 ...]
+                                        [--legacy-toolkit DIR [--legacy-arch sm_70]]
 Needs nvcc (CUDA 13: sm_75 and newer) and nvdisasm (PyPI wheel nvidia-cuda-nvdisasm, or NVDISASM=path).
 """
 import argparse
@@ -58,9 +66,19 @@ INSTRUCTIONS = [
     ("div.s64", "s64", 2), ("div.u64", "u64", 2), ("rem.s64", "s64", 2), ("rem.u64", "u64", 2),
     ("mul.lo.s64", "s64", 2), ("mul.hi.s64", "s64", 2), ("mul.hi.u64", "u64", 2),
 ]
+# PTX instructions that need a newer target than some measured architectures (PTX ISA: tanh
+# requires sm_75).
+MINIMUM_SM = {"tanh.approx.f32": 75}
+
+
+def available(op, arch):
+    return int(arch[3:]) >= MINIMUM_SM.get(op, 0)
+
+
 C_TYPE = {"f32": ("float", "f"), "f64": ("double", "d"), "s32": ("int", "r"), "u32": ("unsigned", "r"),
           "s64": ("long long", "l"), "u64": ("unsigned long long", "l")}
 ARCHES = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"]
+LEGACY_ARCHES = ["sm_70"]  # CUDA 13 cannot target them: measured with --legacy-toolkit
 
 
 def kernel(name, op, ptype, arity, times):
@@ -139,7 +157,9 @@ def fast_path(code):
     while i < len(code) and steps < 10000:
         steps += 1
         label, text = code[i]
-        if text is None:
+        # No instruction, or one guarded by "never" (ptxas 11.8 puts `@!PT SHFL.IDX` at a
+        # function's start): not executed.
+        if text is None or text.startswith("@!PT "):
             i += 1
             continue
         executed.append(text)
@@ -262,16 +282,34 @@ def dependences(path, own_indices, store_index):
     return [depends[i] for i in own_indices], result
 
 
-def measure(arch, nvcc, nvdisasm, work):
+def compile_cubin(arch, cu, cubin, nvcc, legacy):
+    """`cu` compiled for `arch` by nvcc or, with `legacy` = (ptxas, PTX version), to PTX for
+    sm_75 by nvcc and assembled for `arch` by the older ptxas."""
+    if legacy is None:
+        subprocess.run([nvcc, f"-arch={arch}", "-cubin", "-o", cubin, cu], check=True)
+        return
+    ptxas, ptx_version = legacy
+    ptx = cubin + ".ptx"
+    subprocess.run([nvcc, "-arch=sm_75", "-ptx", "-o", ptx, cu], check=True)
+    with open(ptx) as f:
+        text = f.read()
+    text = re.sub(r"^\.version \S+", f".version {ptx_version}", text, count=1, flags=re.M)
+    text = re.sub(r"^\.target sm_75", f".target {arch}", text, count=1, flags=re.M)
+    with open(ptx, "w") as f:
+        f.write(text)
+    subprocess.run([ptxas, f"-arch={arch}", "-o", cubin, ptx], check=True)
+
+
+def measure(arch, nvcc, nvdisasm, work, legacy=None):
     source = "".join(kernel(f"k{i}_{times}", op, t, n, times)
-                     for i, (op, t, n) in enumerate(INSTRUCTIONS) for times in (1, 2))
+                     for i, (op, t, n) in enumerate(INSTRUCTIONS) if available(op, arch) for times in (1, 2))
     shapes = sorted({(t, n) for _, t, n in INSTRUCTIONS})
     source += "".join(kernel(f"bridge_{t}_{n}_{times}", None, t, n, times) for t, n in shapes for times in (1, 2))
     cu = os.path.join(work, f"{arch}.cu")
     cubin = os.path.join(work, f"{arch}.cubin")
     with open(cu, "w") as f:
         f.write(source)
-    subprocess.run([nvcc, f"-arch={arch}", "-cubin", "-o", cubin, cu], check=True)
+    compile_cubin(arch, cu, cubin, nvcc, legacy)
     listing = subprocess.run([nvdisasm, "-c", cubin], check=True, capture_output=True, text=True).stdout
     code = functions(listing)
 
@@ -281,6 +319,8 @@ def measure(arch, nvcc, nvdisasm, work):
 
     result = {}
     for i, (op, t, n) in enumerate(INSTRUCTIONS):
+        if not available(op, arch):
+            continue
         twice, extra = added(f"k{i}")
         # Less what the chaining itself adds: the fresh operands' loads and the add.
         extra -= added(f"bridge_{t}_{n}")[1]
@@ -306,26 +346,42 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "ptx", "sequences.json")))
     parser.add_argument("--arch", nargs="*", default=ARCHES)
+    parser.add_argument("--legacy-toolkit", help="an older CUDA toolkit (bin/ptxas, bin/nvdisasm) for --legacy-arch")
+    parser.add_argument("--legacy-arch", nargs="*", default=LEGACY_ARCHES)
+    parser.add_argument("--legacy-ptx-version", default="7.8", help="the newest PTX ISA the older ptxas reads")
     args = parser.parse_args()
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     nvdisasm = find_nvdisasm()
-    version = subprocess.run([nvcc, "--version"], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+
+    def version_of(tool):
+        return subprocess.run([tool, "--version"], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+
+    source = f"nvcc/ptxas and nvdisasm, {version_of(nvcc)}"
     tables = {}
     with tempfile.TemporaryDirectory() as work:
+        if args.legacy_toolkit:
+            ptxas = os.path.join(args.legacy_toolkit, "bin", "ptxas")
+            old_nvdisasm = os.path.join(args.legacy_toolkit, "bin", "nvdisasm")
+            for arch in args.legacy_arch:
+                tables[arch] = measure(arch, nvcc, old_nvdisasm, work, (ptxas, args.legacy_ptx_version))
+            source += (f" ({', '.join(args.legacy_arch)}: its PTX for sm_75 at .version {args.legacy_ptx_version}, "
+                       f"assembled and disassembled by ptxas and nvdisasm {version_of(ptxas)})")
+        else:
+            print(f"not measured without --legacy-toolkit: {' '.join(args.legacy_arch)}", file=sys.stderr)
         for arch in args.arch:
             tables[arch] = measure(arch, nvcc, nvdisasm, work)
     # Only sequences: an instruction that is one SASS instruction on every target is dropped.
-    keep = [op for op, _, _ in INSTRUCTIONS if any(tables[a][op]["sass_instructions"] > 1 for a in tables)]
+    keep = [op for op, _, _ in INSTRUCTIONS if any(tables[a].get(op, {}).get("sass_instructions", 0) > 1 for a in tables)]
     data = {
         "about": "SASS instructions on the fast path of each PTX instruction that ptxas expands into a software "
                  "sequence, per target architecture; measured by scripts/measure-ptx-sequences.py",
-        "source": f"nvcc/ptxas and nvdisasm, {version}; measured {datetime.date.today().isoformat()}",
+        "source": f"{source}; measured {datetime.date.today().isoformat()}",
         "method": "each instruction compiled alone between loads and a store; SASS counted from entry to EXIT, "
                   "taking the branch around the slow-path call and following other calls; the opcodes a second "
                   "chained instance adds, less those the chain adds without the instruction; per instruction its "
                   "throughput class, the positions of the earlier ones whose registers it reads (-1: the PTX "
                   "instruction's operands) and the position of the one writing the result",
-        "architectures": {a: {op: tables[a][op] for op in keep} for a in tables},
+        "architectures": {a: {op: tables[a][op] for op in keep if op in tables[a]} for a in tables},
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     # One line per instruction: the per-SASS-instruction lists stay readable side by side.
