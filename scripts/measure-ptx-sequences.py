@@ -24,15 +24,16 @@ the earlier instructions of the sequence whose registers it reads (from the seco
 registers along the fast path; -1 stands for the PTX instruction's own operands), and the
 sequence names the instruction that writes its result (the one the store reads).
 
-Volta (sm_70), which CUDA 13 no longer targets, is measured with an older toolkit's ptxas and
-nvdisasm (--legacy-toolkit): the same kernels compiled to PTX for sm_75 by CUDA 13, their
-.version lowered to what that ptxas reads (--legacy-ptx-version) and their .target set to sm_70.
+Maxwell, Pascal and Volta (sm_50-sm_70), which CUDA 13 no longer targets, are measured with an
+older toolkit's ptxas and nvdisasm (--legacy-toolkit): the same kernels compiled to PTX for sm_75
+by CUDA 13, their .version lowered to what that ptxas reads (--legacy-ptx-version) and their
+.target set to the older architecture.
 Debian's nvidia-cuda-toolkit 11.8 (bookworm, non-free) has both:
   apt-get download nvidia-cuda-toolkit   (with bookworm non-free in a sources list)
   dpkg-deb -x nvidia-cuda-toolkit_*.deb /tmp/cuda118   ->   --legacy-toolkit /tmp/cuda118/usr
 
 Usage: scripts/measure-ptx-sequences.py [--out data/ptx/sequences.json] [--arch sm_80 ...]
-                                        [--legacy-toolkit DIR [--legacy-arch sm_70]]
+                                        [--legacy-toolkit DIR [--legacy-arch sm_60 ...]]
 Needs nvcc (CUDA 13: sm_75 and newer) and nvdisasm (PyPI wheel nvidia-cuda-nvdisasm, or NVDISASM=path).
 """
 import argparse
@@ -78,7 +79,9 @@ def available(op, arch):
 C_TYPE = {"f32": ("float", "f"), "f64": ("double", "d"), "s32": ("int", "r"), "u32": ("unsigned", "r"),
           "s64": ("long long", "l"), "u64": ("unsigned long long", "l")}
 ARCHES = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"]
-LEGACY_ARCHES = ["sm_70"]  # CUDA 13 cannot target them: measured with --legacy-toolkit
+# CUDA 13 cannot target them: measured with --legacy-toolkit (CUDA 11.8 reaches back to Kepler,
+# whose listings this script does not read: ST.E stores, condition-code branches).
+LEGACY_ARCHES = ["sm_50", "sm_52", "sm_60", "sm_61", "sm_70"]
 
 
 def kernel(name, op, ptype, arity, times):
@@ -143,9 +146,18 @@ def functions(listing):
         if m:
             out[name].append((m.group(1), None))
             continue
-        m = re.match(r"^\s+/\*[0-9a-f]{4}\*/\s+(.*?)\s*;", line)
+        m = re.match(r"^\s+/\*[0-9a-f]{4}\*/\s+(.*)$", line)
         if m:
-            out[name].append((None, m.group(1)))
+            # Kepler to Pascal listings pair dual-issued instructions in braces and give SYNC's
+            # target as an annotation: (*"BRANCH_TARGETS .L_x_7"*), written here as `(.L_x_7).
+            text = m.group(1)
+            target = re.search(r'BRANCH_TARGETS\s+([^"\s,]+)', text)
+            text = re.sub(r"\(\*.*?\*\)", "", text).strip().lstrip("{").strip()
+            text = text.rstrip("}").strip().rstrip(";").strip()
+            if target:
+                text += f" `({target.group(1)})"
+            if text:
+                out[name].append((None, text))
     return out
 
 
@@ -165,23 +177,25 @@ def fast_path(code):
         executed.append(text)
         if text.startswith("EXIT"):
             return executed
-        call = re.match(r"^CALL\.REL(\.NOINC)?\s+`\((\S+)\)", text)
+        # CALL.REL from Volta on, CAL before.
+        call = re.match(r"^(CALL\.REL(\.NOINC)?|CAL)\s+`\((\S+)\)", text)
         if call:
             returns.append(i + 1)
-            i = labels[call.group(2)]
+            i = labels[call.group(3)]
             continue
         if text.startswith("RET"):
             i = returns.pop()
             continue
-        # `@P0 BRA P1, target` branches when both predicates hold: conditional as well.
-        m = re.match(r"^(@!?U?P\w+\s+)?BRA\s+(!?U?P\w+,\s*)?`\((\S+)\)", text)
+        # `@P0 BRA P1, target` branches when both predicates hold: conditional as well. Before
+        # Volta, `@!P0 SYNC` leaves for the reconvergence point of the last SSY the same way.
+        m = re.match(r"^(@!?U?P\w+\s+)?(BRA|SYNC)\s+(!?U?P\w+,\s*)?`\((\S+)\)", text)
         if m:
-            target = labels[m.group(3)]
-            if not m.group(1) and not m.group(2):
+            target = labels[m.group(4)]
+            if not m.group(1) and not m.group(3):
                 i = target
                 continue
             skipped = [t for _, t in code[i + 1:target] if t]
-            i = target if target > i and any(t.startswith("CALL") for t in skipped) else i + 1
+            i = target if target > i and any(t.startswith(("CALL", "CAL ")) for t in skipped) else i + 1
             continue
         i += 1
     raise RuntimeError("no EXIT on the fast path")
@@ -203,6 +217,17 @@ SASS_CLASS = {
     "F2I": "convert_other", "I2F": "convert_other",
     "BRA": "branch", "BSSY": "branch", "BSYNC": "branch", "BMOV": "branch", "CALL": "branch",
     "RET": "branch", "NOP": "branch",
+    # Kepler to Pascal (sm_35-sm_61).
+    "XMAD": "int_mul", "IMUL": "int_mul", "IMAD32I": "int_mul", "ISCADD": "int_add", "IADD32I": "int_add",
+    "LEA": "int_add", "SHL": "int_shift", "SHR": "int_shift", "BFE": "int_shift", "BFI": "int_shift",
+    "LOP": "int_logic", "LOP32I": "int_logic", "MOV32I": "int_logic", "PRMT": "int_logic",
+    "FADD32I": "fp32_fma", "FMUL32I": "fp32_fma", "FFMA32I": "fp32_fma", "FSET": "int_compare",
+    "ISET": "int_compare", "PSETP": "int_compare", "CSETP": "int_compare", "ICMP": "int_compare",
+    "DMNMX": "fp64_fma",
+    "FLO": "int_clz", "POPC": "int_popc", "I2I": "convert_other", "F2F": "convert_other",
+    "SSY": "branch", "SYNC": "branch", "CAL": "branch", "PBK": "branch", "BRK": "branch",
+    "DEPBAR": "branch",
+    "RRO": "fp32_fma",  # range reduction before MUFU (a floating-point instruction, CUDA binary utilities)
 }
 
 
@@ -217,7 +242,7 @@ def sass_class(op):
 
 # Instructions that write no register (a store, a branch, a barrier wait).
 NO_DESTINATION = ("BRA", "BSYNC", "STG", "STS", "ST", "RED", "ATOM", "EXIT", "RET", "CALL", "BAR", "NOP",
-                  "WARPSYNC")
+                  "WARPSYNC", "SSY", "SYNC", "CAL", "PBK", "BRK", "DEPBAR")
 REGISTER = re.compile(r"(?<![\w.])(U?R\d+|U?P\d|B\d+)(\.64)?(?![\w])")
 
 
@@ -250,7 +275,12 @@ def registers_read_and_written(text):
         while first_source < len(operands) and re.fullmatch(r"U?P(\d|T)", operands[first_source]):
             written += names(operands[first_source], False)
             first_source += 1
+    # Before Volta a carry goes through the condition code: IADD R6.CC writes it, IADD.X reads it.
+    if any(".CC" in o for o in operands[:first_source]):
+        written.append("CC")
     read = [guard.group(1)] if guard else []
+    if re.search(r"\.X\b", op) and not op.startswith(("IADD3", "IMAD")):
+        read.append("CC")
     sources = operands[first_source:]
     for i, operand in enumerate(sources):
         pair = wide_all or (".WIDE" in op and i == len(sources) - 1) or (base == "I2F" and "64" in op)
@@ -381,7 +411,8 @@ def main():
                   "chained instance adds, less those the chain adds without the instruction; per instruction its "
                   "throughput class, the positions of the earlier ones whose registers it reads (-1: the PTX "
                   "instruction's operands) and the position of the one writing the result",
-        "architectures": {a: {op: tables[a][op] for op in keep if op in tables[a]} for a in tables},
+        "architectures": {a: {op: tables[a][op] for op in keep if tables[a].get(op, {}).get("sass_instructions", 0) > 1}
+                          for a in tables},
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     # One line per instruction: the per-SASS-instruction lists stay readable side by side.

@@ -34,7 +34,7 @@ SequenceTable loadDefaultSequenceTable();
 // or below it, else the lowest measured (0 for an empty table).
 int sequenceArchitectureFor(const SequenceTable& table, int architecture);
 // The shapes the timing engine replays on `architecture`: the nearest measured at or below it;
-// none for an architecture older than every measured one (sm_70, with CUDA 11.8's ptxas; CUDA 13
+// none for an architecture older than every measured one (sm_50, with CUDA 11.8's ptxas; CUDA 13
 // targets sm_75 and newer), whose sequences then count as one instruction each.
 timing::SequenceShapes sequencesToTime(const SequenceTable& table, int architecture);
 

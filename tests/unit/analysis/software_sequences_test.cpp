@@ -192,7 +192,7 @@ TEST(SoftwareSequences, LoaderNamesWhatIsWrong) {
 
 TEST(SoftwareSequences, ShippedTableCoversTheToolkitsTargets) {
   const SequenceTable table = loadDefaultSequenceTable();
-  for (const int sm : {70, 75, 80, 86, 89, 90, 100, 120}) {
+  for (const int sm : {50, 52, 60, 61, 70, 75, 80, 86, 89, 90, 100, 120}) {
     ASSERT_TRUE(table.byArchitecture.count(sm)) << "sm_" << sm;
     const auto& counts = table.byArchitecture.at(sm);
     // A correctly rounded division or square root refines a hardware estimate (MUFU.RCP/RSQ)
