@@ -217,7 +217,7 @@ SASS_CLASS = {
     "F2I": "convert_other", "I2F": "convert_other",
     "BRA": "branch", "BSSY": "branch", "BSYNC": "branch", "BMOV": "branch", "CALL": "branch",
     "RET": "branch", "NOP": "branch",
-    # Kepler to Pascal (sm_35-sm_61).
+    # Maxwell and Pascal (sm_50-sm_61); DEPBAR waits for outstanding loads, an issue slot of its own.
     "XMAD": "int_mul", "IMUL": "int_mul", "IMAD32I": "int_mul", "ISCADD": "int_add", "IADD32I": "int_add",
     "LEA": "int_add", "SHL": "int_shift", "SHR": "int_shift", "BFE": "int_shift", "BFI": "int_shift",
     "LOP": "int_logic", "LOP32I": "int_logic", "MOV32I": "int_logic", "PRMT": "int_logic",
