@@ -20,7 +20,8 @@ namespace {
 struct LineCost {
   std::string where;
   std::string text;
-  std::uint64_t issued = 0;
+  std::uint64_t issued = 0;      // warp instructions (a software sequence's SASS each)
+  std::uint64_t executed = 0;    // executions of the line's PTX instructions
   double stalls = 0;
   std::array<double, kStallReasonCount> reasons{};
 };
@@ -47,6 +48,7 @@ std::vector<LineCost> costPerLine(const timing::TimingResult& r, const trace::Ke
       line.text = s.text;
     }
     line.issued += c.issued;
+    line.executed += c.executions;
     line.stalls += c.stallCycles;
     for (int i = 0; i < kStallReasonCount; ++i) line.reasons[static_cast<std::size_t>(i)] += c.stalls[static_cast<std::size_t>(i)];
   }
@@ -229,7 +231,8 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
     for (int i = 0; i < kStallReasonCount; ++i)
       if (l.reasons[static_cast<std::size_t>(i)] > 0)
         reasons[timing::stallReasonName(static_cast<StallReason>(i))] = l.reasons[static_cast<std::size_t>(i)];
-    lines.push_back({{"line", l.where}, {"issued", l.issued}, {"stall_cycles", l.stalls}, {"stalls", reasons}, {"instruction", l.text}});
+    lines.push_back({{"line", l.where}, {"issued", l.issued}, {"executed", l.executed}, {"stall_cycles", l.stalls},
+                     {"stalls", reasons}, {"instruction", l.text}});
   }
   json timeline = json::array();
   for (const auto& e : r.timeline)

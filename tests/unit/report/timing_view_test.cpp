@@ -18,6 +18,7 @@ timing::TimingResult sample() {
   r.stalls[static_cast<int>(timing::StallReason::Selected)] = 100;
   r.perInstruction.resize(2);
   r.perInstruction[1].issued = 10;
+  r.perInstruction[1].executions = 10;
   r.perInstruction[1].stallCycles = 300;
   r.perInstruction[1].stalls[static_cast<int>(timing::StallReason::LongScoreboard)] = 300;
   return r;
@@ -49,7 +50,19 @@ TEST(TimingView, JsonCarriesTheFieldsToolsRelyOn) {
   EXPECT_EQ(j["time_ms"], 0.875);
   EXPECT_EQ(j["bound"], "DRAM bandwidth");
   EXPECT_EQ(j["per_line"][0]["line"], "saxpy.cu:7");
+  EXPECT_EQ(j["per_line"][0]["issued"], 10);
+  EXPECT_EQ(j["per_line"][0]["executed"], 10);
   EXPECT_DOUBLE_EQ(j["what_if"][0]["speedup"].get<double>(), 2.0);
+}
+
+TEST(TimingView, ALineOfSoftwareSequencesIssuesMoreThanItExecutes) {
+  // div.rn.f32 executed 4 times as 10 SASS instructions each (timing/software_sequence.hpp).
+  auto r = sample();
+  r.perInstruction[1].issued = 40;
+  r.perInstruction[1].executions = 4;
+  const auto j = report::timingJson(r, kernel(), {});
+  EXPECT_EQ(j["per_line"][0]["issued"], 40);
+  EXPECT_EQ(j["per_line"][0]["executed"], 4);
 }
 
 TEST(Sparkline, ScalesToTheMaximum) {
