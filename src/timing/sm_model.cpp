@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -83,8 +82,12 @@ struct Warp {
   double readyAt = 0;        // same-warp interval (and block launch, barrier release)
   bool live = false;
   bool atBarrier = false;
-  std::vector<double> regReady;
-  std::vector<Producer> regProducer;
+  // Per register: when its value is ready and what kind of producer writes it (the scoreboard).
+  struct Register {
+    double readyAt = 0;
+    Producer producer = Producer::Fixed;
+  };
+  std::vector<Register> regs;
   const Decoded* op = nullptr;  // decoded next op
   // evaluateOwn: when the warp's own state lets its next op issue, and why it cannot before then.
   double ownReadyAt = 0;
@@ -107,7 +110,6 @@ struct Warp {
 struct Pending {
   double at = 0;
   int warp = 0;
-  bool operator>(const Pending& other) const { return at > other.at; }
 };
 
 // One warp scheduler and the state of its warps' waits. Every live warp not at a barrier is either
@@ -117,7 +119,10 @@ struct Pending {
 // lower bounds: a turn at eventAt may find nothing eligible, never miss a warp that was.
 struct Scheduler {
   std::vector<int> warps;            // warp indices by position
-  std::vector<Pending> pending;      // min-heap on `at`
+  // Unordered, with its earliest `at` kept: a scheduler has at most a few dozen warps, and a scan
+  // of them at a due turn costs half the instructions of a binary heap's push and pop.
+  std::vector<Pending> pending;
+  double pendingMin = kNever;
   std::vector<int> groupOfKey;       // index into Sm::groups_ per key, -1 until first used
   std::vector<int> nonEmptyGroups;   // indices into Sm::groups_
   double freeAt = 0;                 // the next issue slot
@@ -148,8 +153,7 @@ class Sm {
       Warp& warp = warps_[w];
       warp.slot = static_cast<int>(w) / warpsPerBlock;
       warp.scheduler = static_cast<int>(w % schedulers_.size());
-      warp.regReady.assign(program_.registerCount, 0.0);
-      warp.regProducer.assign(program_.registerCount, Producer::Fixed);
+      warp.regs.assign(program_.registerCount, Warp::Register{});
       auto& list = schedulers_[static_cast<std::size_t>(warp.scheduler)].warps;
       warp.position = static_cast<int>(list.size());
       list.push_back(static_cast<int>(w));
@@ -249,7 +253,7 @@ class Sm {
       w.readyAt = start + config_.blockLaunchCycles;
       w.atBarrier = false;
       w.waitFrom = now_;
-      std::fill(w.regReady.begin(), w.regReady.end(), 0.0);
+      for (Warp::Register& r : w.regs) r.readyAt = 0;  // producers stay: they only name stall reasons
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
         w.op = &decodedOf((*w.ops)[0]);
@@ -277,15 +281,18 @@ class Sm {
     StallReason reason = StallReason::Wait;
     // Sources must be ready (RAW). A destination still pending from a variable-latency producer
     // must be too (WAW through the scoreboard); fixed-latency results retire in order.
-    for (std::uint32_t i = d.regsBegin; i < d.defsEnd; ++i) {
-      const std::uint32_t r = program_.regs[i];
-      if (i >= d.usesEnd && w.regProducer[r] == Producer::Fixed) continue;
-      if (w.regReady[r] > t) {
-        t = w.regReady[r];
-        reason = w.regProducer[r] == Producer::Long    ? StallReason::LongScoreboard
-                 : w.regProducer[r] == Producer::Short ? StallReason::ShortScoreboard
-                                                       : StallReason::Wait;
+    const auto waitFor = [&](const Warp::Register& r) {
+      if (r.readyAt > t) {
+        t = r.readyAt;
+        reason = r.producer == Producer::Long    ? StallReason::LongScoreboard
+                 : r.producer == Producer::Short ? StallReason::ShortScoreboard
+                                                 : StallReason::Wait;
       }
+    };
+    for (std::uint32_t i = d.regsBegin; i < d.usesEnd; ++i) waitFor(w.regs[program_.regs[i]]);
+    for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
+      const Warp::Register& r = w.regs[program_.regs[i]];
+      if (r.producer != Producer::Fixed) waitFor(r);
     }
     w.ownReadyAt = t;
     w.ownReason = reason;
@@ -309,7 +316,7 @@ class Sm {
     charge(w, free > w.ownReadyAt && free >= s.freeAt ? throttle : StallReason::NotSelected,
            joinAt - std::max(w.ownReadyAt, w.waitFrom));
     s.pending.push_back(Pending{joinAt, static_cast<int>(&w - warps_.data())});
-    std::push_heap(s.pending.begin(), s.pending.end(), std::greater<>{});
+    s.pendingMin = std::min(s.pendingMin, joinAt);
     s.eventAt = std::min(s.eventAt, joinAt);
     if (joinAt <= now_) readiedNow_ = true;  // possibly after its scheduler's turn at now_
   }
@@ -463,11 +470,19 @@ class Sm {
   // free, if the scheduler is), and its groups' reasons and its next event are brought up to date.
   void visit(std::size_t s, double now) {
     Scheduler& sc = schedulers_[s];
-    while (!sc.pending.empty() && sc.pending.front().at <= now) {
-      std::pop_heap(sc.pending.begin(), sc.pending.end(), std::greater<>{});
-      const int wi = sc.pending.back().warp;
-      sc.pending.pop_back();
-      joinGroup(warps_[static_cast<std::size_t>(wi)], now);
+    if (sc.pendingMin <= now) {  // the due ones join their groups (in any order: nothing depends on it)
+      double later = kNever;
+      std::size_t kept = 0;
+      for (const Pending& p : sc.pending) {
+        if (p.at <= now) {
+          joinGroup(warps_[static_cast<std::size_t>(p.warp)], now);
+        } else {
+          later = std::min(later, p.at);
+          sc.pending[kept++] = p;
+        }
+      }
+      sc.pending.resize(kept);
+      sc.pendingMin = later;
     }
     if (sc.freeAt <= now) {
       const int n = static_cast<int>(sc.warps.size());
@@ -499,7 +514,7 @@ class Sm {
   // of the scheduler's own issue slot.
   void refresh(std::size_t s, double now) {
     Scheduler& sc = schedulers_[s];
-    double next = sc.pending.empty() ? kNever : sc.pending.front().at;
+    double next = sc.pendingMin;
     for (const int index : sc.nonEmptyGroups) {
       ReadyGroup& g = groups_[static_cast<std::size_t>(index)];
       const auto [free, throttle] = groupResource(s, g);
@@ -582,8 +597,7 @@ class Sm {
         break;
     }
     for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
-      w.regReady[program_.regs[i]] = complete;
-      w.regProducer[program_.regs[i]] = d.produces;
+      w.regs[program_.regs[i]] = Warp::Register{complete, d.produces};
     }
     w.readyAt = now + d.sameWarp;
     ++unitIssued_[static_cast<std::size_t>(d.unit)];

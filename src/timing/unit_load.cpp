@@ -6,7 +6,7 @@
 namespace teg::timing::detail {
 
 UnitLoad::UnitLoad(int units, int wantedBuckets)
-    : wanted_(std::max(1, wantedBuckets)), busy_(static_cast<std::size_t>(units)),
+    : wanted_(std::max(1, wantedBuckets)), growAt_(2.0 * wanted_ - 1), busy_(static_cast<std::size_t>(units)),
       wholeStarts_(static_cast<std::size_t>(units)) {}
 
 void UnitLoad::grow(std::size_t buckets) {
@@ -29,10 +29,8 @@ void UnitLoad::grow(std::size_t buckets) {
   }
 }
 
-void UnitLoad::add(int unit, double start, double end) {
-  if (end <= start) return;
-  // grow() is needed only when ceil(end / width) + 1 > 2 x wanted, i.e. end / width > 2 x wanted - 1.
-  if (end * perCycle_ > 2.0 * wanted_ - 1) grow(static_cast<std::size_t>(std::ceil(end * perCycle_)) + 1);
+void UnitLoad::addSpanning(int unit, double start, double end) {
+  if (end * perCycle_ > growAt_) grow(static_cast<std::size_t>(std::ceil(end * perCycle_)) + 1);
   auto& series = busy_[static_cast<std::size_t>(unit)];
   auto& starts = wholeStarts_[static_cast<std::size_t>(unit)];
   const auto first = static_cast<std::size_t>(start * perCycle_);
