@@ -120,7 +120,8 @@ struct Pending {
 struct Scheduler {
   std::vector<int> warps;            // warp indices by position
   // Unordered, with its earliest `at` kept: a scheduler has at most a few dozen warps, and a scan
-  // of them at a due turn costs half the instructions of a binary heap's push and pop.
+  // of them at a due turn runs faster than a binary heap's push and pop for about as many
+  // instructions, its branches being predictable (docs/timing.md, "Speed").
   std::vector<Pending> pending;
   double pendingMin = kNever;
   std::vector<int> groupOfKey;       // index into Sm::groups_ per key, -1 until first used
