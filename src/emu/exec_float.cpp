@@ -36,6 +36,17 @@ T arith(Opcode op, T a, T b, T c, int mode) {
   }
 }
 
+// fma.rn.f32 without ftz or sat over the lanes of `exec`. A build for baseline x86-64 has no FMA
+// instruction, so std::fma is a libm call per lane; this loop alone gets a clone for FMA hardware,
+// chosen at load time, which computes the same single rounding inline. Not the whole build: GCC
+// would then contract the timing model's a * b + c into FMAs and change its results.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+[[gnu::target_clones("fma", "default")]]
+#endif
+void fmaLanes(std::uint32_t exec, std::uint64_t* out, BlockRunner::View a, BlockRunner::View b, BlockRunner::View c) {
+  forEachLane(exec, [&](int l) { out[l] = bits32(std::fma(f32(a[l]), f32(b[l]), f32(c[l]))); });
+}
+
 // The canonical NaN PTX instructions produce (all mantissa bits set, PTX ISA §9.7.3).
 template <class T>
 T canonicalNaN() {
@@ -126,7 +137,7 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
         case Opcode::Mul: forEachLane(exec, [&](int l) { out[l] = bits32(f32(a[l]) * f32(b[l])); }); return true;
         case Opcode::Fma:
         case Opcode::Mad:
-          forEachLane(exec, [&](int l) { out[l] = bits32(std::fma(f32(a[l]), f32(b[l]), f32(c[l]))); });
+          fmaLanes(exec, out, a, b, c);
           return true;
         default: break;
       }

@@ -235,6 +235,36 @@ TEST(Arithmetic, FloatRoundingModes) {
   EXPECT_EQ(r[14], 0x3F800001u);  // no modifier: round to nearest
 }
 
+// fma.rn.f32 rounds once (PTX ISA: "computes the product of a and b to infinite precision and
+// then adds c"), on every lane, whichever code path runs it: the full-warp loop has a clone for
+// FMA hardware and a libm fallback (exec_float.cpp, fmaLanes). a = b = 1 + 2^-12 (0x3F800800),
+// c = -(1 + 2^-11) (0xBF801000): a * b = 1 + 2^-11 + 2^-24 exactly, so the fused result is
+// 2^-24 (0x33800000); rounding the product first (a tie, to even: 1 + 2^-11) would give 0.
+TEST(Arithmetic, FusedMultiplyAddRoundsOnceOnEveryLane) {
+  const std::string body = R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd0, [out];
+  mov.u32 %r0, %tid.x;
+  mul.wide.u32 %rd1, %r0, 4;
+  add.s64 %rd2, %rd0, %rd1;
+  mov.f32 %f0, 0f3F800800;
+  mov.f32 %f1, 0fBF801000;
+  fma.rn.f32 %f2, %f0, 0f3F800800, %f1;
+  st.global.f32 [%rd2], %f2;
+  ret;
+}
+)";
+  for (const std::uint32_t threads : {32u, 20u, 1u}) {  // a full warp, a partial one, one lane
+    const auto r = runOut<std::uint32_t>(body, 32, {1, 1, 1}, {threads, 1, 1});
+    for (std::uint32_t lane = 0; lane < 32; ++lane)
+      EXPECT_EQ(r[lane], lane < threads ? 0x33800000u : 0u) << threads << " threads, lane " << lane;
+  }
+}
+
 TEST(Arithmetic, FtzSatNanAndSpecialFunctions) {
   const auto r = runScalar(R"(
   add.ftz.f32 %f1, 0f00400000, 0f00000000;
