@@ -42,6 +42,16 @@ std::uint64_t loadElement(const std::byte* p, std::uint32_t esize) {
   }
 }
 
+// [address, address + bytes) lies inside [0, size), written so that no sum can wrap: an address
+// near 2^64 (a negative offset in a 64-bit register) must never pass as a small one.
+constexpr bool fitsIn(std::uint64_t address, std::uint64_t bytes, std::uint64_t size) {
+  return address < size && bytes <= size - address;
+}
+
+// Shared-memory addresses are 32 bits wide on the GPU (PTX ISA §5.1.3: the shared window is
+// addressed with 32-bit offsets), so `[%r+68]` with %r = -64 is byte 4, not byte 2^32 + 4.
+constexpr std::uint64_t sharedOffset(std::uint64_t address) { return address & 0xffffffffu; }
+
 }  // namespace
 
 std::uint64_t BlockRunner::effectiveAddress(const Warp& w, const Frame& f, const Decoded& d, int lane) const {
@@ -49,9 +59,9 @@ std::uint64_t BlockRunner::effectiveAddress(const Warp& w, const Frame& f, const
   const Addr& a = d.addr;
   switch (a.base) {
     case Addr::Base::Reg: {
-      std::uint64_t v = f.regs[std::size_t{a.slot} * kLanes + lane];
-      if (a.reg32) v &= 0xffffffffu;
-      return v + static_cast<std::uint64_t>(a.offset);
+      // A 32-bit address register makes a 32-bit address: the sum wraps as the hardware's does.
+      const std::uint64_t v = f.regs[std::size_t{a.slot} * kLanes + lane] + static_cast<std::uint64_t>(a.offset);
+      return a.reg32 ? (v & 0xffffffffu) : v;
     }
     case Addr::Base::Symbol:
       return static_cast<std::uint64_t>(a.offset) + (a.frameRelative ? f.localBase : 0);
@@ -64,7 +74,8 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
                                 std::uint32_t bytes, bool write) {
   const char* kind = d.op == Opcode::Atom || d.op == Opcode::Red ? "atomic" : write ? "store" : "load";
   const std::uint64_t original = address;
-  if (space == Space::Generic) {
+  const bool generic = space == Space::Generic;
+  if (generic) {
     if (address >= kSharedWindow && address < kSharedWindow + kWindowSize) { space = Space::Shared; address -= kSharedWindow; }
     else if (address >= kLocalWindow && address < kLocalWindow + kWindowSize) { space = Space::Local; address -= kLocalWindow; }
     else if (address >= kConstWindow && address < kConstWindow + kWindowSize) { space = Space::Const; address -= kConstWindow; }
@@ -72,8 +83,8 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
     else space = Space::Global;
   }
   auto where = [&] {
-    return original == address ? fmt::format("0x{:x}", address)
-                               : fmt::format("0x{:x} (generic 0x{:x})", address, original);
+    if (original == address) return fmt::format("0x{:x}", address);
+    return fmt::format("0x{:x} ({} 0x{:x})", address, generic ? "generic" : "as computed", original);
   };
   if (bytes > 1 && (address % bytes) != 0)
     fail(w, lane, d, fmt::format("misaligned {} {} of {} bytes at {} (needs {}-byte alignment)", spaceName(space),
@@ -97,19 +108,20 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
       fail(w, lane, d, fmt::format("out-of-bounds global {} of {} bytes at {}: {}", kind, bytes, where(), detail));
     }
     case Space::Shared:
-      if (address + bytes > sharedSize_ || address >= sharedSize_)
+      address = sharedOffset(address);
+      if (!fitsIn(address, bytes, sharedSize_))
         fail(w, lane, d, fmt::format("out-of-bounds shared {} of {} bytes at {} (the block has {} bytes of shared memory)",
                                      kind, bytes, where(), sharedSize_));
       return shared_.data() + address;
     case Space::Local:
-      if (address + bytes > w.localTop || address >= w.localTop)
+      if (!fitsIn(address, bytes, w.localTop))
         fail(w, lane, d, fmt::format("out-of-bounds local {} of {} bytes at {} (the thread has {} bytes of local memory)",
                                      kind, bytes, where(), w.localTop));
       return w.local.data() + std::size_t{w.localStride} * static_cast<std::size_t>(lane) + address;
     case Space::Const: {
       const auto& bank = ctx_.program->layout.constBank;
       if (write) fail(w, lane, d, fmt::format("store to constant memory at {}", where()));
-      if (address + bytes > bank.size() || address >= bank.size())
+      if (!fitsIn(address, bytes, bank.size()))
         fail(w, lane, d, fmt::format("out-of-bounds const {} of {} bytes at {} (the module has {} bytes of constants)",
                                      kind, bytes, where(), bank.size()));
       return const_cast<std::byte*>(bank.data()) + address;
@@ -117,7 +129,7 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
     case Space::KernelParam: {
       const auto& params = *ctx_.kernelParams;
       if (write) fail(w, lane, d, fmt::format("store to kernel parameter memory at {}", where()));
-      if (address + bytes > params.size() || address >= params.size())
+      if (!fitsIn(address, bytes, params.size()))
         fail(w, lane, d, fmt::format("out-of-bounds param {} of {} bytes at {} (the kernel has {} bytes of parameters)",
                                      kind, bytes, where(), params.size()));
       return const_cast<std::byte*>(params.data()) + address;
@@ -149,9 +161,9 @@ void BlockRunner::execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
     const bool r32 = d.addr.reg32;
     if (space == Space::Shared) {
       forEachLane(exec, [&](int l) {
-        const std::uint64_t addr = (r32 ? (base[l] & 0xffffffffu) : base[l]) + off;
+        const std::uint64_t addr = sharedOffset(base[l] + off);
         addresses[l] = addr;
-        if (addr + 4 > sharedSize_ || (addr & 3u)) resolve(w, l, d, space, addr, 4, isStore);
+        if (!fitsIn(addr, 4, sharedSize_) || (addr & 3u)) resolve(w, l, d, space, addr, 4, isStore);
         std::byte* p = shared_.data() + addr;
         if (isStore) { const auto v = static_cast<std::uint32_t>(row[l]); std::memcpy(p, &v, 4); }
         else { std::uint32_t v; std::memcpy(&v, p, 4); row[l] = v; }
@@ -161,10 +173,11 @@ void BlockRunner::execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
     if (space == Space::Global) {
       const Allocation* last = nullptr;
       forEachLane(exec, [&](int l) {
-        const std::uint64_t addr = (r32 ? (base[l] & 0xffffffffu) : base[l]) + off;
+        const std::uint64_t sum = base[l] + off;
+        const std::uint64_t addr = r32 ? (sum & 0xffffffffu) : sum;
         addresses[l] = addr;
         std::byte* p;
-        if (last && addr >= last->base && addr + 4 <= last->base + last->size && !(addr & 3u)) {
+        if (last && addr >= last->base && fitsIn(addr - last->base, 4, last->size) && !(addr & 3u)) {
           p = const_cast<std::byte*>(last->data.data()) + (addr - last->base);
         } else {
           p = resolve(w, l, d, space, addr, 4, isStore);

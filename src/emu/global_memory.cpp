@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "teg/support/error.hpp"
+
 #include "teg/emu/emulator.hpp"
 
 namespace teg::emu {
@@ -9,10 +13,17 @@ namespace teg::emu {
 namespace {
 constexpr std::uint64_t kAlign = 512;      // cudaMalloc's alignment (at least 256 bytes)
 constexpr std::uint64_t kGuardGap = 4096;  // unmapped bytes between allocations
+// The device address space the allocations may span (2^47 bytes, the 47-bit virtual address space
+// of x86-64 and of the GPU's unified addressing): every base + size stays far from 2^64, so the
+// bounds checks' sums cannot wrap whatever size a launch asks for.
+constexpr std::uint64_t kAddressSpaceEnd = kGlobalBase + (std::uint64_t{1} << 47);
 }  // namespace
 
 std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size) {
   if (next_ == 0) next_ = kGlobalBase;
+  if (size > kAddressSpaceEnd - next_ - kGuardGap - kAlign)
+    throw Error(fmt::format("global buffer '{}' of {} bytes does not fit the device's address space "
+                            "({} bytes left of 2^47)", name, size, kAddressSpaceEnd - next_));
   Allocation a;
   a.name = name;
   a.base = next_;

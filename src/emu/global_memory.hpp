@@ -51,7 +51,8 @@ class GlobalMemory {
   // Host pointer for [address, address + bytes) if it lies inside one allocation, else null.
   [[nodiscard]] std::byte* translate(std::uint64_t address, std::uint64_t bytes) const {
     const Allocation* a = find(address);
-    if (!a || address + bytes > a->base + a->size) return nullptr;
+    // find() puts address inside a; bytes is compared with what is left so no sum can wrap.
+    if (!a || bytes > a->size - (address - a->base)) return nullptr;
     return const_cast<std::byte*>(a->data.data()) + (address - a->base);
   }
   [[nodiscard]] const Allocation* find(std::uint64_t address) const;

@@ -39,7 +39,40 @@ class Decoder {
  public:
   Decoder(const ptx::Module& module, Program& program) : module_(module), program_(program) {}
 
+  // The functions the kernel can reach through direct calls (and function symbols it names), and
+  // the module variables those functions name: only these get shared memory, as ptxas gives each
+  // kernel only the shared variables it uses. One layout for every kernel of a file would let an
+  // overflow of one kernel's array land silently in another kernel's array.
+  void findReachable() {
+    reachable_.assign(module_.functions.size(), false);
+    globalUsed_.assign(module_.globals.size(), false);
+    std::vector<std::uint32_t> work{program_.kernelIndex};
+    reachable_[program_.kernelIndex] = true;
+    while (!work.empty()) {
+      const ptx::Function& fn = module_.functions[work.back()];
+      work.pop_back();
+      auto visit = [&](auto& self, const Operand& op) -> void {
+        const bool symbolic = op.kind == OperandKind::Symbol ||
+                              (op.kind == OperandKind::Address && op.addressBase() == ptx::AddressBase::Symbol);
+        if (symbolic && op.symbolKind() == SymbolKind::Function && op.index < reachable_.size() &&
+            !reachable_[op.index]) {
+          reachable_[op.index] = true;
+          work.push_back(op.index);
+        }
+        if (symbolic && op.symbolKind() == SymbolKind::Global && op.index < globalUsed_.size())
+          globalUsed_[op.index] = true;
+        if (op.kind == OperandKind::Vector || op.kind == OperandKind::ParamList || op.kind == OperandKind::List)
+          for (const Operand& c : fn.children(op)) self(self, c);
+      };
+      for (const ptx::Instruction& in : fn.instructions)
+        for (const Operand& op : fn.operandsOf(in)) visit(visit, op);
+    }
+  }
+
+  [[nodiscard]] bool reachable(std::uint32_t function) const { return reachable_[function]; }
+
   void layoutModule(const std::vector<std::uint64_t>& globalAddress) {
+    findReachable();
     ModuleLayout& L = program_.layout;
     L.globalAddress = globalAddress;
     L.globalAddress.resize(module_.globals.size(), 0);
@@ -67,7 +100,7 @@ class Decoder {
     };
     for (std::size_t i = 0; i < module_.globals.size(); ++i) {
       const ptx::Variable& v = module_.globals[i];
-      if (v.space == StateSpace::Shared) L.globalAddress[i] = placeShared(v);
+      if (v.space == StateSpace::Shared && globalUsed_[i]) L.globalAddress[i] = placeShared(v);
       else if (v.space == StateSpace::Const) L.globalAddress[i] = placeConst(v);
     }
     for (std::size_t i = 0; i < module_.globals.size(); ++i) {
@@ -83,6 +116,7 @@ class Decoder {
       const ptx::Function& fn = module_.functions[f];
       localShared_[f].assign(fn.locals.size(), 0);
       localConst_[f].assign(fn.locals.size(), 0);
+      if (!reachable_[f]) continue;
       for (std::size_t i = 0; i < fn.locals.size(); ++i) {
         if (fn.locals[i].space == StateSpace::Shared) localShared_[f][i] = placeShared(fn.locals[i]);
         if (fn.locals[i].space == StateSpace::Const) localConst_[f][i] = placeConst(fn.locals[i]);
@@ -447,6 +481,8 @@ class Decoder {
   std::vector<std::uint32_t> slotOf_;
   std::vector<std::uint32_t> localOffsets_;
   std::vector<std::vector<std::uint64_t>> localShared_, localConst_;
+  std::vector<bool> reachable_;   // per module function: callable from the kernel
+  std::vector<bool> globalUsed_;  // per module variable: named by a reachable function
 };
 
 }  // namespace
@@ -470,14 +506,17 @@ Program buildProgram(const ptx::Module& module, std::uint32_t kernelIndex,
   Decoder decoder(module, program);
   decoder.layoutModule(globalAddress);
   program.codes.resize(module.functions.size());
+  // Only what the kernel can reach is decoded: another kernel of the file has parameters and
+  // shared variables of its own that this launch does not lay out.
   for (std::uint32_t f = 0; f < module.functions.size(); ++f)
-    if (module.functions[f].hasBody) program.codes[f] = decoder.decodeFunction(f);
-  // Trace pcs: the kernel first, then the other functions in module order (as describeKernel).
-  std::uint32_t pc = static_cast<std::uint32_t>(program.codes[kernelIndex].instrs.size());
+    if (module.functions[f].hasBody && decoder.reachable(f)) program.codes[f] = decoder.decodeFunction(f);
+  // Trace pcs: the kernel first, then the other functions in module order (as describeKernel),
+  // counting the functions not decoded too so that pcs agree with it.
+  std::uint32_t pc = static_cast<std::uint32_t>(module.functions[kernelIndex].instructions.size());
   for (std::uint32_t f = 0; f < module.functions.size(); ++f) {
     if (f == kernelIndex || !module.functions[f].hasBody) continue;
     program.codes[f].pcBase = pc;
-    pc += static_cast<std::uint32_t>(program.codes[f].instrs.size());
+    pc += static_cast<std::uint32_t>(module.functions[f].instructions.size());
   }
   return program;
 }
