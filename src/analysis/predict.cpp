@@ -100,6 +100,8 @@ Prediction predict(const PredictRequest& request) {
   emu::RunOptions run;
   run.threads = request.threads;
   run.maxInstructions = request.maxInstructions;
+  run.maxBlockInstructions = request.maxBlockInstructions;
+  run.maxTraceRecords = request.maxTraceRecords;
   run.listener = &fanout;
   const std::uint64_t gridBlocks = p.kernel.grid.count();
   // The SM's own blocks, then the peer blocks the engine estimates L2 sharing from (see

@@ -24,6 +24,8 @@ struct PredictArgs {
   std::vector<std::string> scalars, whatIfs, nvccArgs;
   bool json = false, full = false, noTimeline = false;
   std::uint64_t sampleBlocks = 0, maxInstructions = 0;
+  std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;
+  std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;
   unsigned threads = 1;
   int regs = -1;
   int carveout = -1;
@@ -145,6 +147,12 @@ void registerPredictCommand(CLI::App& app, Context& context) {
       ->check(CLI::Range(0, 1024));
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
   app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions");
+  app.add_option("--max-block-instructions", a->maxBlockInstructions,
+                 "Stop with an error when one block runs more warp instructions (0 = no limit)")
+      ->capture_default_str();
+  app.add_option("--max-trace-records", a->maxTraceRecords,
+                 "Stop with an error when the trace has more warp instructions (0 = no limit)")
+      ->capture_default_str();
   app.add_option("--carveout", a->carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
       ->check(CLI::Range(0, 100));
   app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
@@ -164,6 +172,8 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.peerBlocks = a->peerBlocks;
     request.threads = a->threads;
     request.maxInstructions = a->maxInstructions;
+    request.maxBlockInstructions = a->maxBlockInstructions;
+    request.maxTraceRecords = a->maxTraceRecords;
     request.nvccArgs = a->nvccArgs;
     if (a->regs >= 0) request.registersPerThread = a->regs;
     request.traceOut = a->traceOut;

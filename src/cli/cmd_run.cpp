@@ -34,23 +34,31 @@ struct RunArgs {
   std::vector<std::string> dumps;
   std::string blocks;
   std::uint64_t maxInstructions = 0;
+  std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;
+  std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;
   unsigned threads = 1;
   std::string traceOut;
 };
 
 using Program = analysis::KernelSource;
 
-// Blocks of the first wave: resident blocks per SM (occupancy) x SMs.
-std::optional<std::uint64_t> firstWave(const device::Device& gpu, const Program& program,
-                                       const emu::LaunchDescription& launch, const trace::KernelInfo& info) {
-  if (gpu.smCount <= 0) return std::nullopt;
+// The launch's resources per block as the occupancy calculator takes them.
+occupancy::Launch occupancyLaunch(const Program& program, const emu::LaunchDescription& launch,
+                                  const trace::KernelInfo& info) {
   occupancy::Launch l;
   l.threadsPerBlock = static_cast<long long>(launch.block.count());
   l.registersPerThread = program.resources ? program.resources->registers : info.registersPerThread;
   l.staticSharedBytes = program.resources ? program.resources->staticSharedBytes
                                           : static_cast<long long>(info.sharedBytesPerBlock) - launch.dynamicSmem;
   l.dynamicSharedBytes = launch.dynamicSmem;
-  const occupancy::Occupancy occ = occupancy::computeOccupancyOrThrow(gpu, l);
+  return l;
+}
+
+// Blocks of the first wave: resident blocks per SM (occupancy) x SMs.
+std::optional<std::uint64_t> firstWave(const device::Device& gpu, const Program& program,
+                                       const emu::LaunchDescription& launch, const trace::KernelInfo& info) {
+  if (gpu.smCount <= 0) return std::nullopt;
+  const occupancy::Occupancy occ = occupancy::computeOccupancyOrThrow(gpu, occupancyLaunch(program, launch, info));
   return static_cast<std::uint64_t>(occ.blocksPerSm) * static_cast<std::uint64_t>(gpu.smCount);
 }
 
@@ -97,6 +105,9 @@ void runCommand(const RunArgs& a, Context& context) {
   if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
   emu::Emulator emulator(program.module, launch);
   const trace::KernelInfo& info = emulator.kernelInfo();
+  // A launch the GPU would refuse (more dynamic shared memory than a block may have, too many
+  // threads or registers) is refused here too, naming the rule, rather than run as if it fitted.
+  occupancy::computeOccupancyOrThrow(gpu, occupancyLaunch(program, launch, info));
 
   const std::uint64_t gridBlocks = launch.grid.count();
   std::vector<emu::BlockRange> ranges{emu::BlockRange{0, gridBlocks}};
@@ -123,6 +134,9 @@ void runCommand(const RunArgs& a, Context& context) {
   KernelJoiner joiner(fanout);
   emu::RunOptions options;
   options.maxInstructions = a.maxInstructions;
+  options.maxBlockInstructions = a.maxBlockInstructions;
+  // Statistics keep a bounded summary; only a trace file grows with the run.
+  options.maxTraceRecords = a.traceOut.empty() ? 0 : a.maxTraceRecords;
   options.threads = a.threads;
   options.listener = &joiner;
   emu::RunSummary total;
@@ -254,6 +268,12 @@ void registerRunCommand(CLI::App& app, Context& context) {
                  "Emulate only these blocks: first-wave, all, or indices and ranges like 0-15 or 0,5,9");
   app.add_option("--max-instructions", args->maxInstructions,
                  "Stop with an error after this many warp instructions (0 = no limit)");
+  app.add_option("--max-block-instructions", args->maxBlockInstructions,
+                 "Stop with an error when one block runs more warp instructions (0 = no limit)")
+      ->capture_default_str();
+  app.add_option("--max-trace-records", args->maxTraceRecords,
+                 "Stop with an error when a traced run records more warp instructions (0 = no limit)")
+      ->capture_default_str();
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
   app.callback([args, &context] { runCommand(*args, context); });

@@ -68,6 +68,7 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
   buffer_ = buffer;
   std::fill(shared_.begin(), shared_.end(), std::byte{0});
   barriers_ = {};
+  blockInstructions_ = 0;
   initWarps();
   if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
   for (;;) {
@@ -89,14 +90,26 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
 
 void BlockRunner::chargeBudget(std::uint64_t n) {
   budgetPending_ += n;
-  if (ctx_.maxInstructions == 0 || !ctx_.instructionBudgetUsed) return;
+  blockInstructions_ += n;
+  if (ctx_.maxBlockInstructions != 0 && blockInstructions_ > ctx_.maxBlockInstructions)
+    throw Error(fmt::format("block ({},{},{}) did not finish within {} warp instructions, the limit per block "
+                            "(an endless loop?); raise it with --max-block-instructions N, 0 = no limit",
+                            ctaid_[0], ctaid_[1], ctaid_[2], ctx_.maxBlockInstructions));
+  // Every executed warp instruction is one trace record when tracing.
+  const std::uint64_t traceLimit = (listener_ || buffer_) ? ctx_.maxTraceRecords : 0;
+  if ((ctx_.maxInstructions == 0 && traceLimit == 0) || !ctx_.instructionBudgetUsed) return;
   std::atomic_ref<std::uint64_t> used(*ctx_.instructionBudgetUsed);
   const std::uint64_t total = used.fetch_add(budgetPending_) + budgetPending_;
   budgetPending_ = 0;
-  if (total > ctx_.maxInstructions)
+  if (ctx_.maxInstructions != 0 && total > ctx_.maxInstructions)
     throw Error(fmt::format("the kernel did not finish within {} warp instructions (--max-instructions); stopped "
                             "in block ({},{},{})",
                             ctx_.maxInstructions, ctaid_[0], ctaid_[1], ctaid_[2]));
+  if (traceLimit != 0 && total > traceLimit)
+    throw Error(fmt::format("the trace would exceed {} warp instructions, the limit of a traced run (stopped in "
+                            "block ({},{},{})); trace fewer blocks (--sample-blocks, --blocks) or raise it with "
+                            "--max-trace-records N, 0 = no limit",
+                            traceLimit, ctaid_[0], ctaid_[1], ctaid_[2]));
 }
 
 void BlockRunner::runWarp(Warp& w, std::uint32_t budget) {
@@ -139,8 +152,35 @@ void BlockRunner::emit(const Warp& w, std::uint32_t pc, std::uint32_t mask, cons
   rec.pc = w.frames.back().code->pcBase + pc;
   rec.activeMask = mask;
   if (addresses) std::memcpy(rec.addresses.data(), addresses, sizeof(rec.addresses));
-  if (listener_) listener_->instruction(rec);
-  else buffer_->records.push_back(rec);
+  if (listener_) {
+    listener_->instruction(rec);
+    return;
+  }
+  BufferedRecord b{rec.warp, rec.pc, rec.activeMask, BufferedRecord::kNoAddresses};
+  if (addresses) {
+    b.addresses = static_cast<std::uint32_t>(buffer_->addresses.size());
+    buffer_->addresses.push_back(rec.addresses);
+  }
+  buffer_->records.push_back(b);
+}
+
+void BlockEvents::deliver(std::uint32_t block, trace::TraceListener& listener) const {
+  trace::WarpInstruction rec;
+  rec.block = block;
+  bool stale = false;  // rec.addresses holds an earlier record's addresses
+  for (const BufferedRecord& b : records) {
+    rec.warp = b.warp;
+    rec.pc = b.pc;
+    rec.activeMask = b.activeMask;
+    if (b.addresses != BufferedRecord::kNoAddresses) {
+      rec.addresses = addresses[b.addresses];
+      stale = true;
+    } else if (stale) {
+      rec.addresses = {};  // as emitted directly: no addresses are zeros
+      stale = false;
+    }
+    listener.instruction(rec);
+  }
 }
 
 void BlockRunner::step(Warp& w, Frame& f, SimtEntry& top, const Decoded& d, std::uint32_t pc) {

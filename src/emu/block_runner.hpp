@@ -34,6 +34,8 @@ struct LaunchContext {
   std::uint32_t dynamicSmem = 0;
   std::uint32_t maxCallDepth = 64;
   std::uint64_t maxInstructions = 0;   // per run, all blocks together (0 = unlimited)
+  std::uint64_t maxBlockInstructions = 0;  // per block (0 = unlimited)
+  std::uint64_t maxTraceRecords = 0;       // per run when tracing (0 = unlimited)
   std::uint64_t* instructionBudgetUsed = nullptr;  // shared counter (atomic_ref), may be null
   const std::vector<std::string>* sourceFiles = nullptr;
 };
@@ -82,8 +84,20 @@ struct BarrierState {
 };
 
 // Collects what one block did; the emulator forwards it to the listener.
+// One block's trace, kept while blocks run in parallel until it can be delivered in block order.
+// Only memory instructions keep lane addresses (a full record is 272 bytes, this one 20 plus
+// the addresses where there are any).
+struct BufferedRecord {
+  std::uint32_t warp = 0, pc = 0, activeMask = 0;
+  std::uint32_t addresses = kNoAddresses;  // index of its 32 addresses in BlockEvents::addresses
+  static constexpr std::uint32_t kNoAddresses = 0xffffffffu;
+};
 struct BlockEvents {
-  std::vector<trace::WarpInstruction> records;
+  std::vector<BufferedRecord> records;
+  std::vector<std::array<std::uint64_t, kLanes>> addresses;
+  void clear() { records.clear(); addresses.clear(); }
+  // Delivers the block's records to `listener` as full trace records of block `block`.
+  void deliver(std::uint32_t block, trace::TraceListener& listener) const;
 };
 
 class BlockRunner {
@@ -165,6 +179,7 @@ class BlockRunner {
   std::uint32_t blockThreads_ = 0;
   const Warp* current_ = nullptr;
   std::uint64_t budgetPending_ = 0;
+  std::uint64_t blockInstructions_ = 0;  // warp instructions of the current block so far
   std::array<std::uint64_t, kLanes> scratch_[6]{};
 };
 

@@ -173,6 +173,8 @@ RunSummary Emulator::run(const RunOptions& options) {
   ctx.dynamicSmem = im.dynamicSmem;
   ctx.maxCallDepth = options.maxCallDepth;
   ctx.maxInstructions = options.maxInstructions;
+  ctx.maxBlockInstructions = options.maxBlockInstructions;
+  ctx.maxTraceRecords = options.maxTraceRecords;
   ctx.instructionBudgetUsed = &used;
   ctx.sourceFiles = &im.info.sourceFiles;
 
@@ -202,7 +204,7 @@ RunSummary Emulator::run(const RunOptions& options) {
       const std::uint64_t end = std::min(selected, start + batch);
       std::mutex errorMutex;
       std::optional<std::pair<std::uint64_t, std::string>> error;
-      for (auto& e : events) e.records.clear();
+      for (auto& e : events) e.clear();
       arena.execute([&] {
         tbb::parallel_for(start, end, [&](std::uint64_t i) {
           auto& slot = runners.local();
@@ -219,7 +221,7 @@ RunSummary Emulator::run(const RunOptions& options) {
         const std::uint64_t upTo = error ? error->first : end;
         for (std::uint64_t i = start; i < upTo; ++i) {
           listener->beginBlock(static_cast<std::uint32_t>(blockAt(i)));
-          for (const auto& r : events[i - start].records) listener->instruction(r);
+          events[i - start].deliver(static_cast<std::uint32_t>(blockAt(i)), *listener);
           listener->endBlock(static_cast<std::uint32_t>(blockAt(i)));
         }
       }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "teg/device/device.hpp"
+#include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
 #include "teg/occupancy/occupancy.hpp"
 #include "teg/timing/result.hpp"
@@ -31,6 +32,8 @@ struct PredictRequest {
   int peerBlocks = 8;
   unsigned threads = 1;                  // emulator worker threads
   std::uint64_t maxInstructions = 0;     // emulator safety limit (0 = none)
+  std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;  // per block (0 = none)
+  std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;            // traced records (0 = none)
   std::vector<std::string> nvccArgs;     // extra nvcc arguments for a .cu source
   std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
   std::string traceOut;                  // also write the binary trace here

@@ -57,9 +57,24 @@ struct BlockRange {
   std::uint64_t stride = 1;
 };
 
+// The default per-block limit of RunOptions::maxBlockInstructions: 2^28 warp instructions.
+inline constexpr std::uint64_t kDefaultMaxBlockInstructions = std::uint64_t{1} << 28;
+// The default of RunOptions::maxTraceRecords: 2^26 records, 8 times a sampled 4096^3 SGEMM
+// prediction's 8.5 M.
+inline constexpr std::uint64_t kDefaultMaxTraceRecords = std::uint64_t{1} << 26;
+
 struct RunOptions {
   // Stop with an error after this many warp instructions in total (0 = no limit).
   std::uint64_t maxInstructions = 0;
+  // Stop with an error when one block executes more warp instructions than this (0 = no limit).
+  // The default stops an endless kernel within seconds. It is about 100 times what one block of a
+  // 4096^3 SGEMM executes (2-3 M), so real kernels stay far below it.
+  std::uint64_t maxBlockInstructions = kDefaultMaxBlockInstructions;
+  // Stop with an error when a run with a listener would deliver more trace records (warp
+  // instructions) than this (0 = no limit): a listener keeps what it is given (the timing engine
+  // about 12 bytes a record and more for memory requests), so an unbounded trace ends in an
+  // out-of-memory failure instead of an error that says what to do.
+  std::uint64_t maxTraceRecords = kDefaultMaxTraceRecords;
   // Emulate only these blocks (e.g. the first wave); all blocks when empty.
   std::optional<BlockRange> blocks;
   // Emulate exactly these blocks (linear indices, in this order) instead; takes precedence over
