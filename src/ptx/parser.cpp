@@ -1178,6 +1178,13 @@ class Parser {
         return op;
       }
     }
+    if (t.text == "WARP_SZ") {
+      // PTX ISA §5.4.3 (predefined identifiers): WARP_SZ, the warp size in threads, is a run-time
+      // immediate constant; nvcc emits it for CUDA's warpSize. 32 on every NVIDIA GPU so far.
+      op.kind = OperandKind::Immediate;
+      op.value = 32;
+      return op;
+    }
     if (const SymbolRef* s = lookupSymbol(t.text)) {
       op.kind = OperandKind::Symbol;
       op.index = s->index;

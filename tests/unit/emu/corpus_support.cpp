@@ -32,7 +32,10 @@ const ptx::Module* module(const std::string& name) {
   if (!slot) {
     toolchain::CompileOptions options;
     options.arch = "sm_80";
-    const auto compiled = toolchain::compileCuda(kernelsDir() + "/" + name + ".cu", options);
+    // A plain name is a corpus kernel; a path (with a '/') is relative to the source tree.
+    const std::string path = name.find('/') == std::string::npos ? kernelsDir() + "/" + name + ".cu"
+                                                                  : std::string(TEG_SOURCE_DIR) + "/" + name + ".cu";
+    const auto compiled = toolchain::compileCuda(path, options);
     slot = std::make_unique<ptx::Module>(ptx::parseModule(compiled.ptx, name + ".ptx"));
   }
   return slot.get();

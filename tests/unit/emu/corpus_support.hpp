@@ -15,7 +15,8 @@
 
 namespace teg::emu::corpus {
 
-// The PTX module of examples/kernels/<name>.cu compiled for sm_80 (cached per process), or null
+// The PTX module of examples/kernels/<name>.cu (or of <source tree>/<name>.cu when name has a
+// '/', e.g. "tests/unit/emu/kernels/x") compiled for sm_80 (cached per process), or null
 // when nvcc is not installed (callers GTEST_SKIP).
 const ptx::Module* module(const std::string& name);
 std::string kernelsDir();
