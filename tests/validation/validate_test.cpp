@@ -206,4 +206,19 @@ TEST(CliValidate, ListAndUnknownSuite) {
   EXPECT_NE(bad.err.find("no validation suite is named 'no-such-suite'"), std::string::npos) << bad.err;
 }
 
+// A completed validation exits 0 whatever its verdicts (the README's `teg validate` works as
+// printed); --strict turns a miss into exit 1. The exit codes follow all_within_tolerance.
+TEST(CliValidate, StrictExitsOneOnlyWhenSomethingMisses) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const std::vector<std::string> suites{"lai2013-table3.2", "lai2013-table3.4"};
+  std::vector<std::string> args{"validate", "--json"};
+  args.insert(args.end(), suites.begin(), suites.end());
+  const auto relaxed = runTeg(args);
+  ASSERT_EQ(relaxed.exitCode, 0) << relaxed.err;
+  const bool within = nlohmann::json::parse(relaxed.out)["all_within_tolerance"].get<bool>();
+  args.push_back("--strict");
+  const auto strict = runTeg(args);
+  EXPECT_EQ(strict.exitCode, within ? 0 : 1) << strict.err;
+}
+
 }  // namespace
