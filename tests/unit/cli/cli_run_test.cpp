@@ -212,6 +212,24 @@ TEST(CliRun, MaxInstructionsStopsTheRun) {
   EXPECT_FALSE(r.err.empty());
 }
 
+// More dynamic shared memory than a block may have on the GPU (A100: 163 KiB with opt-in) is
+// refused naming the rule, as cudaLaunchKernel refuses it, instead of being run.
+TEST(CliRun, DynamicSharedMemoryAboveTheDeviceLimitIsRefused) {
+  std::string json;
+  {
+    std::ifstream in(gatherLaunch("dsmem", 64, 1, 2));
+    std::stringstream s;
+    s << in.rdbuf();
+    json = s.str();
+  }
+  json.insert(1, "\"dynamic_smem\": 300000, ");
+  const std::string launch = writeTempFile("gather_dsmem_big.launch.json", json);
+  const auto r = runTeg({"run", "--launch", launch, "--gpu", "a100"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("shared memory per block 300000 B >"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("per-block limit of NVIDIA A100"), std::string::npos) << r.err;
+}
+
 TEST(CliRun, TraceOutWritesATraceFile) {
   const std::string trace = writeTempFile("gather.tegtrace", "");
   const auto j = runJson({"run", "--launch", gatherLaunch("trace", 64, 1, 2), "--json", "--trace-out", trace});
