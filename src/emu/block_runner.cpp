@@ -52,7 +52,9 @@ void BlockRunner::initWarps() {
     f.localBase = 0;
     f.call = nullptr;
     w.localTop = kernel.localFrameBytes;
-    if (w.localStride < w.localTop) w.localStride = w.localTop;
+    // Each lane's frame starts 16-byte aligned in host memory, as the widest access (v4.b32,
+    // v2.b64) and the 8-byte atomics' host operations need.
+    if (w.localStride < w.localTop) w.localStride = alignUp(w.localTop, 16);
     w.local.assign(std::size_t{w.localStride} * kLanes, std::byte{0});
     w.clock = 0;
     w.barrierInstr = nullptr;
@@ -347,7 +349,7 @@ void BlockRunner::doCall(Warp& w, const Decoded& d, std::uint32_t exec) {
   const std::uint32_t top2 = base + callee.localFrameBytes;
   if (top2 > w.localStride) {
     // Re-layout local memory with a larger per-lane stride.
-    const std::uint32_t stride = std::max(top2, w.localStride * 2);
+    const std::uint32_t stride = alignUp(std::max(top2, w.localStride * 2), 16);
     std::vector<std::byte> grown(std::size_t{stride} * kLanes, std::byte{0});
     for (int lane = 0; lane < kLanes; ++lane)
       std::memcpy(grown.data() + std::size_t{stride} * lane, w.local.data() + std::size_t{w.localStride} * lane,

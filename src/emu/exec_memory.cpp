@@ -338,6 +338,9 @@ void BlockRunner::execAtomic(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
       space = (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) ? Space::Shared
               : (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) ? Space::Local
                                                                           : Space::Global;
+    if (space == Space::Local)
+      fail(w, l, d, fmt::format("atomic on local memory at 0x{:x} (PTX ISA: atom and red operate on global and "
+                                "shared memory; the result is undefined)", addr));
     std::byte* p = resolve(w, l, d, d.addr.space, addr, bytes, true);
     const std::uint64_t bv = b[l], cv = c[l];
     const std::uint64_t old = readModifyWrite(p, bytes, space == Space::Global,

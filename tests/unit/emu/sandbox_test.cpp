@@ -203,6 +203,24 @@ TEST(Sandbox, KernelsWithDifferentParameterCountsRunEach) {
   EXPECT_EQ(runOut<std::uint32_t>(body, 1), std::vector<std::uint32_t>{99});
 }
 
+// Found by the sandbox fuzzer: an atomic whose address names a local variable ran a host atomic
+// on a lane's local frame, 4-byte aligned in host memory for an 8-byte operation (undefined
+// behaviour in the emulator itself). Atomics on local memory are undefined in PTX: refused.
+TEST(Sandbox, AtomicOnLocalMemoryIsRefused) {
+  const std::string body = R"(
+.visible .entry k(.param .u64 out)
+{
+  .local .align 4 .b8 l[12];
+  .reg .b64 %rd<4>;
+  mov.u64 %rd1, 5;
+  atom.shared.cas.b64 %rd2, [l+0], %rd1, %rd1;
+  ret;
+}
+)";
+  const std::string error = runError(body, 4, {1, 1, 1}, {2, 1, 1});
+  EXPECT_NE(error.find("atomic on local memory"), std::string::npos) << error;
+}
+
 constexpr const char* kEndless = R"(
 .visible .entry k(.param .u64 out)
 {
