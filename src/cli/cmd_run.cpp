@@ -19,6 +19,7 @@
 #include "teg/ptx/parser.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 #include "teg/trace/trace_file.hpp"
 
@@ -170,8 +171,10 @@ void runCommand(const RunArgs& a, Context& context) {
     nlohmann::json j;
     j["launch"] = launch.file;
     j["source"] = launch.source;
-    j["kernel"] = launch.kernel;
-    j["entry"] = emulator.kernel().name;
+    // Every report names the kernel by its C++ signature, with the mangled symbol beside it.
+    j["kernel"] = demangle(emulator.kernel().name);
+    j["mangled"] = emulator.kernel().name;
+    j["kernel_requested"] = launch.kernel;
     j["gpu"] = gpu.name;
     j["gpu_id"] = gpu.id;
     j["compute_capability"] = gpu.cc.str();
@@ -208,7 +211,8 @@ void runCommand(const RunArgs& a, Context& context) {
     if (traceWriter) j["trace_out"] = {{"path", a.traceOut}, {"bytes", traceWriter->bytesWritten()}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("kernel {} ({}) from {}{}\n", launch.kernel, emulator.kernel().name, launch.source,
+    std::cout << fmt::format("kernel {} ({}) from {}{}\n", demangle(emulator.kernel().name), emulator.kernel().name,
+                             launch.source,
                              program.arch.empty() ? "" : ", compiled for " + program.arch);
     std::cout << fmt::format("launch: grid {} x block {}, dynamic shared memory {} B\n", dimText(launch.grid),
                              dimText(launch.block), launch.dynamicSmem);
