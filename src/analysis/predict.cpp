@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "teg/analysis/flop_counter.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "teg/analysis/software_sequences.hpp"
 #include "teg/analysis/what_if.hpp"
@@ -105,6 +106,8 @@ Prediction predict(const PredictRequest& request) {
   // The SM's own blocks, then the peer blocks the engine estimates L2 sharing from (see
   // TimingEngine::finish); one run, so every listener sees one kernel.
   run.blockList = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
+  FlopCounter flops(run.blockList);  // the SM's own blocks, for the roofline
+  fanout.add(flops);
   const int slots = timing::residentSlots(base, options);
   for (const std::uint64_t peer : timing::peerBlocksOfSimulatedSm(p.kernel.grid, base.smCount, slots, options.peerBlocks).blocks)
     run.blockList.push_back(peer);
@@ -125,6 +128,7 @@ Prediction predict(const PredictRequest& request) {
                                   "see docs/timing.md"});
   for (std::size_t i = 1; i < engines.size(); ++i)
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
+  p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "teg/analysis/achieved.hpp"
 #include "teg/device/device.hpp"
 #include "teg/emu/launch.hpp"
 #include "teg/occupancy/occupancy.hpp"
@@ -44,6 +45,7 @@ struct Prediction {
   std::string registersOrigin;  // "ptxas (sm_80)", "declared in the PTX", "--regs"
   timing::TimingResult result;
   std::vector<timing::WhatIfOutcome> whatIfs;
+  Achieved achieved;  // bandwidth and % of peak per level, roofline, tail (achieved.hpp)
 };
 
 // Throws teg::Error with a one-line reason for bad input (missing file, compile error, impossible
