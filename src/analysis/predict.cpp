@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "teg/analysis/block_progress.hpp"
 #include "teg/analysis/flop_counter.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "teg/analysis/software_sequences.hpp"
@@ -111,9 +112,19 @@ Prediction predict(const PredictRequest& request) {
   const int slots = timing::residentSlots(base, options);
   for (const std::uint64_t peer : timing::peerBlocksOfSimulatedSm(p.kernel.grid, base.smCount, slots, options.peerBlocks).blocks)
     run.blockList.push_back(peer);
+  const std::uint64_t blocksToEmulate = run.blockList.size();
+  BlockProgress blockProgress([&](std::uint64_t done) {
+    if (request.progress) request.progress("emulating blocks", done, blocksToEmulate);
+  });
+  fanout.add(blockProgress);
   emulator.run(run);
+  const auto replayed = [&](std::size_t i) {
+    if (request.progress) request.progress("replaying through the timing engine", i, engines.size());
+  };
+  replayed(0);
 
   p.result = engines[0]->finish();
+  replayed(1);
   p.result.assumptions.insert(p.result.assumptions.begin(),
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
@@ -126,8 +137,10 @@ Prediction predict(const PredictRequest& request) {
                                   "instruction cache, constant-cache misses, textures, tensor cores, DRAM pages and "
                                   "partition camping, L2 slices, clock boost changes, launch overhead",
                                   "see docs/timing.md"});
-  for (std::size_t i = 1; i < engines.size(); ++i)
+  for (std::size_t i = 1; i < engines.size(); ++i) {
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
+    replayed(i + 1);
+  }
   p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
 }

@@ -15,6 +15,7 @@
 #include "teg/report/achieved_view.hpp"
 #include "teg/report/timing_view.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/progress.hpp"
 
 namespace teg::cli {
 
@@ -168,7 +169,12 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.nvccArgs = a->nvccArgs;
     if (a->regs >= 0) request.registersPerThread = a->regs;
     request.traceOut = a->traceOut;
+    Progress progress(std::cerr, progressWanted(a->json));
+    request.progress = [&progress](std::string_view stage, std::uint64_t done, std::uint64_t total) {
+      progress.update(stage, done, total);
+    };
     const analysis::Prediction p = analysis::predict(request);
+    progress.finish();
     if (a->json) {
       auto j = report::timingJson(p.result, p.kernel, p.whatIfs);
       j["registers_per_thread"] = p.registersPerThread;

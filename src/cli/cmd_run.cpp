@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "teg/analysis/block_progress.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "run_support.hpp"
 #include "teg/emu/emulator.hpp"
@@ -19,6 +20,7 @@
 #include "teg/ptx/parser.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/progress.hpp"
 #include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 #include "teg/trace/trace_file.hpp"
@@ -121,6 +123,10 @@ void runCommand(const RunArgs& a, Context& context) {
     traceWriter = std::make_unique<trace::TraceFileWriter>(a.traceOut);
     fanout.add(*traceWriter);
   }
+  Progress progress(std::cerr, progressWanted(a.json));
+  analysis::BlockProgress blockProgress(
+      [&](std::uint64_t done) { progress.update("emulating blocks", done, emulatedBlocks); });
+  fanout.add(blockProgress);
   KernelJoiner joiner(fanout);
   emu::RunOptions options;
   options.maxInstructions = a.maxInstructions;
@@ -136,6 +142,7 @@ void runCommand(const RunArgs& a, Context& context) {
     total.threadInstructions += s.threadInstructions;
   }
   fanout.endKernel();
+  progress.finish();
   const emu::KernelStatistics& k = stats.kernels().at(0);
 
   // --check

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +38,8 @@ struct PredictRequest {
   std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
   std::string traceOut;                  // also write the binary trace here
   std::string carveoutNote;
+  // Told what the long stages have done (emulated blocks, timing replays), e.g. for a progress line.
+  std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct Prediction {

@@ -209,3 +209,21 @@ TEST(CliPredict, EveryJsonFieldSaysWhetherItCountsOneSmOrTheGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// The progress line is for terminals only: with stderr captured (not a tty) predict, run and
+// validate print nothing there.
+TEST(CliPredict, NoProgressLineWhenStderrIsNotATerminal) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto p = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--what-if", "l1=off"});
+  ASSERT_EQ(p.exitCode, 0) << p.err;
+  EXPECT_EQ(p.err, "");
+  const auto r = runTeg({"run", "--launch", kSaxpy});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto v = runTeg({"validate", "lai2013-table3.2"});
+  EXPECT_EQ(v.err.find('\r'), std::string::npos) << v.err;
+}
+
+}  // namespace
