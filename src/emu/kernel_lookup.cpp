@@ -7,11 +7,7 @@
 
 namespace teg::emu {
 
-std::string demangledBaseName(std::string_view symbol) {
-  // Forms: symbol, signature, qualified with template arguments, qualified, plain.
-  const std::vector<std::string> forms = kernelNameForms(symbol);
-  return forms.size() > 3 ? forms[3] : forms.back();
-}
+std::string demangledBaseName(std::string_view symbol) { return qualifiedKernelName(symbol); }
 
 const ptx::Function& findKernel(const ptx::Module& module, std::string_view name) {
   std::vector<std::string> entries;

@@ -95,8 +95,8 @@ nlohmann::json achievedJson(const analysis::Achieved& a) {
   if (!r.available) {
     roofline["note"] = r.note;
   } else {
-    roofline["intensity_flop_per_byte"] = r.noDramTraffic ? json(nullptr) : json(r.intensity);
-    roofline["ridge_flop_per_byte"] = r.ridge;
+    roofline["intensity_flop_per_byte_sm"] = r.noDramTraffic ? json(nullptr) : json(r.intensity);
+    roofline["ridge_flop_per_byte_gpu"] = r.ridge;
     roofline["peak_gflops_gpu"] = r.peakGflopsGpu;
     roofline["dram_peak_gbs_gpu"] = r.dramGBsGpu;
     roofline["attainable_gflops_gpu"] = r.attainableGflopsGpu;

@@ -69,14 +69,27 @@ std::string demangle(std::string_view mangled) {
   return std::string(out.get()) + suffix;
 }
 
+namespace {
+
+// "void ns::scale<float>(float*, int)" -> "ns::scale<float>"
+std::string_view withTemplateArguments(std::string_view signature) {
+  return withoutReturnType(signature.substr(0, parameterListStart(signature)));
+}
+
+}  // namespace
+
+std::string qualifiedKernelName(std::string_view mangled) {
+  const std::string signature = demangle(mangled);
+  if (signature == mangled) return signature;
+  return withoutTemplateArguments(withTemplateArguments(signature));
+}
+
 std::vector<std::string> kernelNameForms(std::string_view mangled) {
   std::vector<std::string> forms{std::string(mangled)};
   const std::string signature = demangle(mangled);
   if (signature == mangled) return forms;  // not C++: the symbol is the name
   forms.push_back(signature);
-  const std::size_t paren = parameterListStart(signature);
-  const std::string_view head = std::string_view(signature).substr(0, paren);
-  const std::string_view withArgs = withoutReturnType(head);
+  const std::string_view withArgs = withTemplateArguments(signature);
   const std::string qualified = withoutTemplateArguments(withArgs);
   const auto colon = qualified.rfind("::");
   const std::string plain = colon == std::string::npos ? qualified : qualified.substr(colon + 2);
@@ -91,8 +104,8 @@ bool kernelNameMatches(std::string_view mangled, std::string_view wanted) {
   const std::vector<std::string> forms = kernelNameForms(mangled);
   for (const std::string& form : forms)
     if (withoutSpaces(form) == want) return true;
-  // "inner::scale" for "outer::inner::scale" (forms[3] is the qualified name, with or without
-  // template arguments in forms[2]).
+  // "inner::scale" for "outer::inner::scale" (forms from [2] on: the qualified name with and
+  // without template arguments).
   for (std::size_t i = 2; i < forms.size(); ++i) {
     const std::string form = withoutSpaces(forms[i]);
     if (form.size() > want.size() + 2 && form.compare(form.size() - want.size(), want.size(), want) == 0 &&

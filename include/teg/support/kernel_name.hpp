@@ -21,6 +21,10 @@ std::string demangle(std::string_view mangled);
 // name ("ns::scale") and the plain name ("scale").
 std::vector<std::string> kernelNameForms(std::string_view mangled);
 
+// The qualified name without template arguments or parameters ("ns::scale"); the symbol itself
+// when it is not mangled C++.
+std::string qualifiedKernelName(std::string_view mangled);
+
 // True when `wanted` is one of kernelNameForms(mangled) or a "::"-suffix of the qualified name;
 // spaces are ignored ("scale<float,4>" matches "scale<float, 4>").
 bool kernelNameMatches(std::string_view mangled, std::string_view wanted);

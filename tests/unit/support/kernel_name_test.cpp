@@ -30,6 +30,10 @@ TEST(KernelName, FormsGoFromTheSymbolToThePlainName) {
             (std::vector<std::string>{kNsTile, "void ns::tile<float, 4>(float const*, float*)", "ns::tile<float, 4>",
                                       "ns::tile", "tile"}));
   EXPECT_EQ(kernelNameForms("vecAdd"), std::vector<std::string>{"vecAdd"});
+  EXPECT_EQ(qualifiedKernelName(kNsTile), "ns::tile");
+  EXPECT_EQ(qualifiedKernelName("_ZN2ns3fooEv"), "ns::foo");  // no template: forms coincide
+  EXPECT_EQ(qualifiedKernelName(kSaxpy), "saxpy");
+  EXPECT_EQ(qualifiedKernelName("vecAdd"), "vecAdd");
 }
 
 TEST(KernelName, PlainQualifiedTemplatedAndSignatureNamesMatch) {
