@@ -29,7 +29,8 @@ struct CompileArgs {
 
 nlohmann::json toJson(const toolchain::KernelResources& k) {
   return {{"name", k.name},
-          {"mangled_name", k.mangledName},
+          {"mangled", k.mangledName},       // as in every report
+          {"mangled_name", k.mangledName},  // the same; kept for existing readers
           {"arch", k.arch},
           {"entry", k.isEntry},
           {"registers", k.registers},

@@ -289,7 +289,8 @@ json kernelResources(const Device& d, const Options& o, Launch& launch) {
   launch.registersPerThread = found->registers;
   launch.staticSharedBytes = found->staticSharedBytes;
   if (found->barriers > 1) launch.barriersPerBlock = found->barriers;
-  return {{"name", found->name},           {"mangled_name", found->mangledName},
+  return {{"name", found->name},           {"mangled", found->mangledName},
+          {"mangled_name", found->mangledName},  // the same; kept for existing readers
           {"arch", found->arch},           {"registers", found->registers},
           {"static_shared_bytes", found->staticSharedBytes}, {"barriers", found->barriers},
           {"spill_store_bytes", found->spillStoreBytes}, {"local_bytes", found->localBytes}};

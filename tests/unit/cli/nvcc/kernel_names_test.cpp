@@ -38,7 +38,7 @@ TEST(KernelNames, OccupancyFindsATemplatedKernelByItsPlainName) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["kernel"]["name"], "void scale<float>(float*, int)");
-  EXPECT_EQ(j["kernel"]["mangled_name"], "_Z5scaleIfEvPT_i");
+  EXPECT_EQ(j["kernel"]["mangled"], "_Z5scaleIfEvPT_i");
   const auto tile = runTeg({"occupancy", "--cu", cu, "--kernel", "tile", "--threads", "256", "--gpu", "a100", "--json"});
   ASSERT_EQ(tile.exitCode, 0) << tile.err;
   EXPECT_EQ(nlohmann::json::parse(tile.out)["kernel"]["mangled_name"], "_ZN2ns4tileIfLi4EEEvPKT_PS1_");
@@ -65,7 +65,7 @@ TEST(KernelNames, AnAmbiguousNameIsRefusedWithTheCandidatesInEveryCommand) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["kernels"].size(), 1u);
-  EXPECT_EQ(j["kernels"][0]["mangled_name"], "_Z5scaleIdEvPT_i");
+  EXPECT_EQ(j["kernels"][0]["mangled"], "_Z5scaleIdEvPT_i");
 }
 
 TEST(KernelNames, PtxStatsAndCompileTakeThePlainNameAndShowTheSignature) {
