@@ -36,9 +36,9 @@ std::string rooflineText(const analysis::RooflinePlace& r) {
 
 std::string tailText(const analysis::TailEffect& t) {
   return fmt::format(
-      "{} blocks, {} per wave ({} SMs x {} blocks): {:.2f} waves; the last wave has {} blocks ({} of its block "
+      "{} blocks, {} per wave ({} SMs x {} block{}): {:.2f} waves; the last wave has {} blocks ({} of its block "
       "slots idle, {} SM{} without a block); over the launch {} of the SM block-slot time is idle",
-      t.gridBlocks, t.blocksPerWave, t.sms, t.blocksPerSm, t.wavesPerSm, t.lastWaveBlocks,
+      t.gridBlocks, t.blocksPerWave, t.sms, t.blocksPerSm, t.blocksPerSm == 1 ? "" : "s", t.wavesPerSm, t.lastWaveBlocks,
       percent(t.lastWaveIdleFraction), t.idleSmsInLastWave, t.idleSmsInLastWave == 1 ? "" : "s",
       percent(t.idleFraction));
 }
