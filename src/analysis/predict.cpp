@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "teg/analysis/block_progress.hpp"
+#include "teg/analysis/flop_counter.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "teg/analysis/software_sequences.hpp"
 #include "teg/analysis/what_if.hpp"
@@ -107,12 +109,24 @@ Prediction predict(const PredictRequest& request) {
   // The SM's own blocks, then the peer blocks the engine estimates L2 sharing from (see
   // TimingEngine::finish); one run, so every listener sees one kernel.
   run.blockList = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
+  FlopCounter flops(run.blockList);  // the SM's own blocks, for the roofline
+  fanout.add(flops);
   const int slots = timing::residentSlots(base, options);
   for (const std::uint64_t peer : timing::peerBlocksOfSimulatedSm(p.kernel.grid, base.smCount, slots, options.peerBlocks).blocks)
     run.blockList.push_back(peer);
+  const std::uint64_t blocksToEmulate = run.blockList.size();
+  BlockProgress blockProgress([&](std::uint64_t done) {
+    if (request.progress) request.progress("emulating blocks", done, blocksToEmulate);
+  });
+  fanout.add(blockProgress);
   emulator.run(run);
+  const auto replayed = [&](std::size_t i) {
+    if (request.progress) request.progress("replaying through the timing engine", i, engines.size());
+  };
+  replayed(0);
 
   p.result = engines[0]->finish();
+  replayed(1);
   p.result.assumptions.insert(p.result.assumptions.begin(),
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
@@ -125,8 +139,11 @@ Prediction predict(const PredictRequest& request) {
                                   "instruction cache, constant-cache misses, textures, tensor cores, DRAM pages and "
                                   "partition camping, L2 slices, clock boost changes, launch overhead",
                                   "see docs/timing.md"});
-  for (std::size_t i = 1; i < engines.size(); ++i)
+  for (std::size_t i = 1; i < engines.size(); ++i) {
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
+    replayed(i + 1);
+  }
+  p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
 }
 

@@ -1,6 +1,6 @@
-// teg compile kernel.cu [--arch sm_80] [--json] [--ptx-out FILE] [-- nvcc-args...]
+// teg compile kernel.cu [--arch sm_80] [--kernel NAME] [--json] [--ptx-out FILE] [-- nvcc-args...]
 // Runs nvcc once and shows what ptxas reported for each function (the resources occupancy and the
-// models start from), optionally saving the PTX.
+// models start from), or for the one kernel --kernel names, optionally saving the PTX.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
@@ -21,13 +22,15 @@ struct CompileArgs {
   std::string file;
   std::string arch = "sm_80";
   std::string ptxOut;
+  std::string kernel;  // show only this kernel (any name support/kernel_name.hpp accepts)
   bool json = false;
   std::vector<std::string> nvccArgs;
 };
 
 nlohmann::json toJson(const toolchain::KernelResources& k) {
   return {{"name", k.name},
-          {"mangled_name", k.mangledName},
+          {"mangled", k.mangledName},       // as in every report
+          {"mangled_name", k.mangledName},  // the same; kept for existing readers
           {"arch", k.arch},
           {"entry", k.isEntry},
           {"registers", k.registers},
@@ -86,7 +89,18 @@ void run(const CompileArgs& a) {
   toolchain::CompileOptions options;
   options.arch = a.arch;
   options.extraArgs = a.nvccArgs;
-  const auto result = toolchain::compileCuda(a.file, options);
+  auto result = toolchain::compileCuda(a.file, options);
+  if (!a.kernel.empty()) {
+    std::vector<std::string> symbols;
+    std::vector<std::size_t> entries;
+    for (std::size_t i = 0; i < result.kernels.size(); ++i)
+      if (result.kernels[i].isEntry) {
+        symbols.push_back(result.kernels[i].mangledName);
+        entries.push_back(i);
+      }
+    const toolchain::KernelResources chosen = result.kernels[entries[resolveKernelName(symbols, a.kernel, a.file)]];
+    result.kernels = {chosen};
+  }
 
   if (!a.ptxOut.empty()) {
     std::ofstream out(a.ptxOut, std::ios::binary);
@@ -115,6 +129,9 @@ void registerCompileCommand(CLI::App& app, Context&) {
   app.add_option("file", args->file, "The CUDA source (.cu) to compile")->required();
   app.add_option("--arch", args->arch, "Target architecture (sm_75, sm_80, sm_86, sm_89, sm_90, ...)")
       ->capture_default_str();
+  app.add_option("--kernel", args->kernel,
+                 "Show only this kernel: its plain name when unique (\"scale\"), with template arguments "
+                 "(\"scale<float>\"), its signature or its mangled name");
   app.add_flag("--json", args->json, "Print JSON instead of a table");
   app.add_option("--ptx-out", args->ptxOut, "Write the module's PTX to this file");
   app.add_option("nvcc-args", args->nvccArgs,

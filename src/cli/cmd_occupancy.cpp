@@ -16,6 +16,7 @@
 #include "teg/occupancy/sweep.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
@@ -277,23 +278,19 @@ json kernelResources(const Device& d, const Options& o, Launch& launch) {
                               o.cuFile, options.arch, d.name));
     throw;
   }
-  const toolchain::KernelResources* found = nullptr;
-  std::string names;
+  std::vector<const toolchain::KernelResources*> entries;
+  std::vector<std::string> symbols;
   for (const auto& k : compiled.kernels) {
     if (!k.isEntry) continue;
-    names += (names.empty() ? "" : ", ") + k.name;
-    const std::string plain = k.name.substr(0, k.name.find('('));
-    if (k.name == o.kernel || k.mangledName == o.kernel || plain == o.kernel) {
-      if (found) throw Error(fmt::format("{}: more than one kernel matches '{}'; give the mangled name", o.cuFile, o.kernel));
-      found = &k;
-    }
+    entries.push_back(&k);
+    symbols.push_back(k.mangledName);
   }
-  if (!found)
-    throw Error(fmt::format("{}: no kernel '{}' (kernels: {})", o.cuFile, o.kernel, names.empty() ? "none" : names));
+  const toolchain::KernelResources* found = entries[resolveKernelName(symbols, o.kernel, o.cuFile)];
   launch.registersPerThread = found->registers;
   launch.staticSharedBytes = found->staticSharedBytes;
   if (found->barriers > 1) launch.barriersPerBlock = found->barriers;
-  return {{"name", found->name},           {"mangled_name", found->mangledName},
+  return {{"name", found->name},           {"mangled", found->mangledName},
+          {"mangled_name", found->mangledName},  // the same; kept for existing readers
           {"arch", found->arch},           {"registers", found->registers},
           {"static_shared_bytes", found->staticSharedBytes}, {"barriers", found->barriers},
           {"spill_store_bytes", found->spillStoreBytes}, {"local_bytes", found->localBytes}};

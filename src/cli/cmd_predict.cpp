@@ -12,8 +12,10 @@
 #include "command.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/analysis/what_if.hpp"
+#include "teg/report/achieved_view.hpp"
 #include "teg/report/timing_view.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/progress.hpp"
 
 namespace teg::cli {
 
@@ -177,17 +179,27 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.nvccArgs = a->nvccArgs;
     if (a->regs >= 0) request.registersPerThread = a->regs;
     request.traceOut = a->traceOut;
+    Progress progress(std::cerr, progressWanted(a->json));
+    request.progress = [&progress](std::string_view stage, std::uint64_t done, std::uint64_t total) {
+      progress.update(stage, done, total);
+    };
     const analysis::Prediction p = analysis::predict(request);
+    progress.finish();
     if (a->json) {
       auto j = report::timingJson(p.result, p.kernel, p.whatIfs);
       j["registers_per_thread"] = p.registersPerThread;
       j["occupancy"] = {{"blocks_per_sm", p.occupancy.blocksPerSm}, {"warps_per_sm", p.occupancy.warpsPerSm},
                         {"occupancy", p.occupancy.occupancy}};
+      j.update(report::achievedJson(p.achieved));
+      // Numeric fields of the achieved sections end in _sm or _gpu themselves.
+      j["scope"].update({{"registers_per_thread", "none"}, {"occupancy", "sm"}, {"speed_of_light", "per_field"},
+                         {"roofline", "per_field"}, {"tail", "per_field"}});
       std::cout << j.dump(2) << "\n";
       return;
     }
     report::TimingViewOptions view;
     view.showTimeline = !a->noTimeline;
+    view.afterMemory = report::renderAchievedText(p.achieved);
     std::cout << fmt::format("occupancy:   {} blocks/SM, {} warps/SM ({:.0f} %), {} registers per thread ({})\n",
                              p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100 * p.occupancy.occupancy,
                              p.registersPerThread, p.registersOrigin)

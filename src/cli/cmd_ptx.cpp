@@ -9,10 +9,12 @@
 #include <optional>
 
 #include "command.hpp"
+#include "teg/emu/emulator.hpp"
 #include "teg/ptx/parser.hpp"
 #include "teg/ptx/printer.hpp"
 #include "teg/ptx/stats.hpp"
 #include "teg/report/table.hpp"
+#include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
@@ -69,12 +71,17 @@ std::string mixSummary(const ptx::FunctionStats& s) {
   return out;
 }
 
-void runStats(const std::string& path, const std::string& arch, bool asJson, bool allFunctions) {
+void runStats(const std::string& path, const std::string& arch, bool asJson, bool allFunctions,
+              const std::string& kernel) {
   const Input input = readInput(path, arch);
   const ptx::Module& m = input.module;
   std::vector<ptx::FunctionStats> stats;
-  for (const auto& f : m.functions)
-    if (f.hasBody && (f.isEntry || allFunctions)) stats.push_back(ptx::computeStats(m, f));
+  if (!kernel.empty()) {
+    stats.push_back(ptx::computeStats(m, emu::findKernel(m, kernel)));
+  } else {
+    for (const auto& f : m.functions)
+      if (f.hasBody && (f.isEntry || allFunctions)) stats.push_back(ptx::computeStats(m, f));
+  }
   if (asJson) {
     json kernels = json::array();
     for (const auto& s : stats) {
@@ -82,7 +89,8 @@ void runStats(const std::string& path, const std::string& arch, bool asJson, boo
       for (int c = 0; c < static_cast<int>(ptx::InstrClass::Count); ++c)
         if (s.mix[c] != 0) mix[std::string(ptx::instrClassName(static_cast<ptx::InstrClass>(c)))] = s.mix[c];
       const auto allocated = allocatedRegisters(input, s.name);
-      kernels.push_back({{"name", s.name},
+      kernels.push_back({{"name", demangle(s.name)},
+                         {"mangled", s.name},
                          {"entry", s.isEntry},
                          {"instructions", s.instructions},
                          {"basic_blocks", s.basicBlocks},
@@ -108,7 +116,7 @@ void runStats(const std::string& path, const std::string& arch, bool asJson, boo
   report::Table table({"kernel", "instrs", "blocks", "loops", "regs decl", "regs alloc", "shared B", "unmodelled"});
   for (const auto& s : stats) {
     const auto allocated = allocatedRegisters(input, s.name);
-    table.addRow({s.name, fmt::format("{}", s.instructions), fmt::format("{}", s.basicBlocks),
+    table.addRow({demangle(s.name), fmt::format("{}", s.instructions), fmt::format("{}", s.basicBlocks),
                   fmt::format("{}", s.loops), fmt::format("{}", s.registersDeclared),
                   allocated ? fmt::format("{}", *allocated) : "n/a",
                   fmt::format("{}{}", s.sharedBytes, s.usesDynamicShared ? "+dyn" : ""),
@@ -118,7 +126,7 @@ void runStats(const std::string& path, const std::string& arch, bool asJson, boo
                            m.target.empty() ? "?" : m.target.front());
   std::cout << table.render();
   std::cout << "\ninstruction mix (static):\n";
-  for (const auto& s : stats) std::cout << fmt::format("  {}: {}\n", s.name, mixSummary(s));
+  for (const auto& s : stats) std::cout << fmt::format("  {}: {}\n", demangle(s.name), mixSummary(s));
   if (!input.compiled)
     std::cout << "\nregs alloc is n/a for a .ptx input: give the .cu to get ptxas's allocation.\n";
 }
@@ -153,6 +161,7 @@ void registerPtxCommand(CLI::App& app, Context&) {
     std::string arch = "sm_80";
     bool json = false;
     bool allFunctions = false;
+    std::string kernel;
   };
   auto options = std::make_shared<Options>();
 
@@ -161,7 +170,12 @@ void registerPtxCommand(CLI::App& app, Context&) {
   stats->add_option("--arch", options->arch, "Target for a .cu input (sm_75 ... sm_120)")->capture_default_str();
   stats->add_flag("--json", options->json, "Machine-readable output");
   stats->add_flag("--functions", options->allFunctions, "Include non-inlined device functions (.func)");
-  stats->callback([options] { runStats(options->file, options->arch, options->json, options->allFunctions); });
+  stats->add_option("--kernel", options->kernel,
+                    "Only this kernel: its plain name when unique, with template arguments, its signature or "
+                    "its mangled name");
+  stats->callback([options] {
+    runStats(options->file, options->arch, options->json, options->allFunctions, options->kernel);
+  });
 
   CLI::App* check = app.add_subcommand("check", "Parse only: report the first error as file:line:col");
   check->add_option("file", options->file, "A .ptx or .cu file")->required()->check(CLI::ExistingFile);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "teg/analysis/block_progress.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "run_support.hpp"
 #include "teg/emu/emulator.hpp"
@@ -19,6 +20,8 @@
 #include "teg/ptx/parser.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/progress.hpp"
+#include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 #include "teg/trace/trace_file.hpp"
 
@@ -131,6 +134,10 @@ void runCommand(const RunArgs& a, Context& context) {
     traceWriter = std::make_unique<trace::TraceFileWriter>(a.traceOut);
     fanout.add(*traceWriter);
   }
+  Progress progress(std::cerr, progressWanted(a.json));
+  analysis::BlockProgress blockProgress(
+      [&](std::uint64_t done) { progress.update("emulating blocks", done, emulatedBlocks); });
+  fanout.add(blockProgress);
   KernelJoiner joiner(fanout);
   emu::RunOptions options;
   options.maxInstructions = a.maxInstructions;
@@ -149,6 +156,7 @@ void runCommand(const RunArgs& a, Context& context) {
     total.threadInstructions += s.threadInstructions;
   }
   fanout.endKernel();
+  progress.finish();
   const emu::KernelStatistics& k = stats.kernels().at(0);
 
   // --check
@@ -184,8 +192,10 @@ void runCommand(const RunArgs& a, Context& context) {
     nlohmann::json j;
     j["launch"] = launch.file;
     j["source"] = launch.source;
-    j["kernel"] = launch.kernel;
-    j["entry"] = emulator.kernel().name;
+    // Every report names the kernel by its C++ signature, with the mangled symbol beside it.
+    j["kernel"] = demangle(emulator.kernel().name);
+    j["mangled"] = emulator.kernel().name;
+    j["kernel_requested"] = launch.kernel;
     j["gpu"] = gpu.name;
     j["gpu_id"] = gpu.id;
     j["compute_capability"] = gpu.cc.str();
@@ -222,7 +232,8 @@ void runCommand(const RunArgs& a, Context& context) {
     if (traceWriter) j["trace_out"] = {{"path", a.traceOut}, {"bytes", traceWriter->bytesWritten()}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("kernel {} ({}) from {}{}\n", launch.kernel, emulator.kernel().name, launch.source,
+    std::cout << fmt::format("kernel {} ({}) from {}{}\n", demangle(emulator.kernel().name), emulator.kernel().name,
+                             launch.source,
                              program.arch.empty() ? "" : ", compiled for " + program.arch);
     std::cout << fmt::format("launch: grid {} x block {}, dynamic shared memory {} B\n", dimText(launch.grid),
                              dimText(launch.block), launch.dynamicSmem);

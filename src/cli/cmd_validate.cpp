@@ -13,6 +13,7 @@
 #include "teg/analysis/validation.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/progress.hpp"
 
 namespace teg::cli {
 
@@ -123,8 +124,11 @@ void registerValidateCommand(CLI::App& app, Context& context) {
     nlohmann::json all = nlohmann::json::array();
     bool allWithin = true;
     std::vector<analysis::ValidationResult> results;
+    Progress progress(std::cerr, progressWanted(a->json));
     for (const auto& suite : suites) {
+      progress.update("validating suites (" + suite.name + ")", results.size() + 1, suites.size());
       results.push_back(analysis::runValidationSuite(suite, context.devices(), options));
+      progress.finish();  // the suite's result starts on a clean line
       allWithin = allWithin && results.back().withinTolerance;
       if (a->json) all.push_back(resultJson(results.back()));
       else std::cout << resultText(results.back()) << std::flush;

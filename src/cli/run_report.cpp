@@ -6,6 +6,7 @@
 
 #include "run_support.hpp"
 #include "teg/report/table.hpp"
+#include "teg/support/kernel_name.hpp"
 
 namespace teg::cli {
 
@@ -169,7 +170,8 @@ nlohmann::json statisticsJson(const emu::KernelStatistics& stats, const emu::Mem
     row["line"] = key.file < 0 ? nlohmann::json(nullptr) : nlohmann::json(key.line);
     lines.push_back(std::move(row));
   }
-  return {{"kernel", stats.kernel.name},
+  return {{"kernel", demangle(stats.kernel.name)},
+          {"mangled", stats.kernel.name},
           {"blocks_observed", stats.blocksObserved},
           {"geometry", emu::geometryToJson(geometry)},
           {"total", emu::countersToJson(stats.total, geometry)},

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "teg/report/table.hpp"
+#include "teg/support/kernel_name.hpp"
 
 namespace teg::report {
 
@@ -24,6 +25,10 @@ struct LineCost {
   std::uint64_t executed = 0;    // executions of the line's PTX instructions
   double stalls = 0;
   std::array<double, kStallReasonCount> reasons{};
+  // The line's instruction with the most stall cycles (a line is often a load, its address
+  // arithmetic and the use of the value: this names which of them the warps wait at).
+  std::size_t stallingPc = 0;
+  double stallingCycles = -1;
 };
 
 std::vector<LineCost> costPerLine(const timing::TimingResult& r, const trace::KernelInfo& k) {
@@ -46,6 +51,10 @@ std::vector<LineCost> costPerLine(const timing::TimingResult& r, const trace::Ke
         line.where = fmt::format("pc {}", pc);
       }
       line.text = s.text;
+    }
+    if (c.stallCycles > line.stallingCycles) {
+      line.stallingPc = pc;
+      line.stallingCycles = c.stallCycles;
     }
     line.issued += c.issued;
     line.executed += c.executions;
@@ -102,7 +111,9 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
                              const std::vector<WhatIfOutcome>& whatIfs, const TimingViewOptions& options) {
   std::string out;
   std::vector<std::pair<std::string, std::string>> head;
-  head.emplace_back("kernel", fmt::format("{} on {}", r.kernel, r.device));
+  const std::string signature = demangle(r.kernel);
+  head.emplace_back("kernel", signature == r.kernel ? fmt::format("{} on {}", r.kernel, r.device)
+                                                    : fmt::format("{} on {} ({})", signature, r.device, r.kernel));
   head.emplace_back("launch", fmt::format("grid {}x{}x{}, block {}x{}x{} ({} warps)", k.grid.x, k.grid.y, k.grid.z,
                                           k.block.x, k.block.y, k.block.z, k.warpsPerBlock()));
   head.emplace_back("residency", fmt::format("{} blocks per SM at once; the busiest SM runs {} blocks in {} wave{}",
@@ -158,14 +169,22 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
     mem.emplace_back("partitions", fmt::format("sampled DRAM sectors per partition {}; skew applied x{:.2f}",
                                                fmt::join(r.dramSectorsByPartition, " "), r.dramPartitionSkew));
   out += renderKeyValues(mem);
+  out += options.afterMemory;
 
   const auto lines = costPerLine(r, k);
   if (!lines.empty()) {
     out += fmt::format("\nCost per source line (top {})\n", std::min<std::size_t>(lines.size(), static_cast<std::size_t>(options.topLines)));
-    Table t({"line", "issued", "stall cycles", "top stall", "instruction"}, {Align::Left, Align::Right, Align::Right, Align::Left, Align::Left});
-    for (std::size_t i = 0; i < lines.size() && i < static_cast<std::size_t>(options.topLines); ++i)
-      t.addRow({lines[i].where, thousands(static_cast<double>(lines[i].issued)), thousands(lines[i].stalls),
-                lines[i].stalls > 0 ? timing::stallReasonName(topReason(lines[i].reasons)) : "-", lines[i].text});
+    out += "(the stalling instruction: the line's instruction with the most stall cycles, and why it waits)\n";
+    Table t({"line", "issued", "stall cycles", "top stall", "stalling instruction", "its stall"},
+            {Align::Left, Align::Right, Align::Right, Align::Left, Align::Left, Align::Left});
+    for (std::size_t i = 0; i < lines.size() && i < static_cast<std::size_t>(options.topLines); ++i) {
+      const LineCost& l = lines[i];
+      const bool stalls = l.stalls > 0;
+      t.addRow({l.where, thousands(static_cast<double>(l.issued)), thousands(l.stalls),
+                stalls ? timing::stallReasonName(topReason(l.reasons)) : "-",
+                stalls ? k.instructions[l.stallingPc].text : l.text,
+                stalls ? timing::stallReasonName(topReason(r.perInstruction[l.stallingPc].stalls)) : "-"});
+    }
     out += t.render();
   }
 
@@ -231,8 +250,20 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
     for (int i = 0; i < kStallReasonCount; ++i)
       if (l.reasons[static_cast<std::size_t>(i)] > 0)
         reasons[timing::stallReasonName(static_cast<StallReason>(i))] = l.reasons[static_cast<std::size_t>(i)];
-    lines.push_back({{"line", l.where}, {"issued", l.issued}, {"executed", l.executed}, {"stall_cycles", l.stalls},
-                     {"stalls", reasons}, {"instruction", l.text}});
+    json row = {{"line", l.where}, {"issued", l.issued}, {"executed", l.executed}, {"stall_cycles", l.stalls},
+                {"stalls", reasons}, {"instruction", l.text}};
+    if (l.stalls > 0) {
+      const auto& c = r.perInstruction[l.stallingPc];
+      const auto& s = k.instructions[l.stallingPc];
+      row["stalling_instruction"] = {{"pc", l.stallingPc},
+                                     {"instruction", s.text},
+                                     {"opcode", trace::mnemonicOf(s.text)},
+                                     {"stall_cycles", c.stallCycles},
+                                     {"top_stall", timing::stallReasonName(topReason(c.stalls))}};
+    } else {
+      row["stalling_instruction"] = nullptr;
+    }
+    lines.push_back(std::move(row));
   }
   json timeline = json::array();
   for (const auto& e : r.timeline)
@@ -246,7 +277,8 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
                     {"speedup", w.result.cycles > 0 ? r.cycles / w.result.cycles : 0.0}, {"bound", w.result.bound},
                     {"warp_instructions", w.result.warpInstructions}});
   const auto& m = r.memory;
-  return {{"kernel", r.kernel},
+  return {{"kernel", demangle(r.kernel)},
+          {"mangled", r.kernel},
           {"device", r.device},
           {"cycles", r.cycles},
           {"time_ms", r.timeMs},
@@ -271,7 +303,36 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
           {"per_line", lines},
           {"timeline", timeline},
           {"what_if", what},
-          {"assumptions", assumptions}};
+          {"assumptions", assumptions},
+          {"scope", timingJsonScopes()}};
+}
+
+nlohmann::json timingJsonScopes() {
+  // What each field counts (docs/predict-json.md): "gpu" the whole launch on the whole GPU (the
+  // busiest SM finishes last, so its cycles are the launch's), "sm" the busiest SM over the whole
+  // launch, "sm_sampled" the blocks of it the engine simulated, "none" not a count; an object
+  // gives it per field.
+  return {{"kernel", "none"},
+          {"mangled", "none"},
+          {"device", "none"},
+          {"cycles", "gpu"},
+          {"time_ms", "gpu"},
+          {"ipc", "sm_sampled"},
+          {"bound", "none"},
+          {"bound_explanation", "none"},
+          {"simulated_cycles", "sm_sampled"},
+          {"warp_instructions", "sm_sampled"},
+          {"sampling", "sm"},
+          {"stalls", "sm_sampled"},
+          {"units", "sm_sampled"},
+          {"load_bucket_cycles", "sm_sampled"},
+          {"memory", "sm_sampled"},
+          {"per_line", "sm_sampled"},
+          {"timeline", "sm_sampled"},
+          {"what_if", {{"name", "none"}, {"cycles", "gpu"}, {"time_ms", "gpu"}, {"speedup", "none"},
+                       {"bound", "none"}, {"warp_instructions", "sm_sampled"}}},
+          {"assumptions", "none"},
+          {"scope", "none"}};
 }
 
 }  // namespace teg::report

@@ -10,8 +10,6 @@
 //
 // With a stack frame, CUDA 13 adds "N bytes cumulative stack size" to the "Used" line. Older toolkits
 // also print "N bytes lmem" and "A+B bytes smem" on the "Used" line; both are read.
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -20,6 +18,7 @@
 #include <sstream>
 #include <utility>
 
+#include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::toolchain {
@@ -140,17 +139,7 @@ class LogParser {
 
 }  // namespace
 
-std::string demangle(const std::string& mangled) {
-  const auto dollar = mangled.find('$');  // ptxas clones: "_Z6helperfPKf$3"
-  const std::string base = mangled.substr(0, dollar);
-  const std::string suffix = dollar == std::string::npos ? "" : mangled.substr(dollar);
-  if (base.rfind("_Z", 0) != 0) return mangled;
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> out(
-      abi::__cxa_demangle(base.c_str(), nullptr, nullptr, &status), &std::free);
-  if (status != 0 || !out) return mangled;
-  return std::string(out.get()) + suffix;
-}
+std::string demangle(const std::string& mangled) { return teg::demangle(mangled); }
 
 std::vector<KernelResources> parsePtxasVerbose(const std::string& log) {
   LogParser parser;

@@ -6,10 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "teg/analysis/achieved.hpp"
 #include "teg/device/device.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
@@ -38,6 +41,8 @@ struct PredictRequest {
   std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
   std::string traceOut;                  // also write the binary trace here
   std::string carveoutNote;
+  // Told what the long stages have done (emulated blocks, timing replays), e.g. for a progress line.
+  std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct Prediction {
@@ -47,6 +52,7 @@ struct Prediction {
   std::string registersOrigin;  // "ptxas (sm_80)", "declared in the PTX", "--regs"
   timing::TimingResult result;
   std::vector<timing::WhatIfOutcome> whatIfs;
+  Achieved achieved;  // bandwidth and % of peak per level, roofline, tail (achieved.hpp)
 };
 
 // Throws teg::Error with a one-line reason for bad input (missing file, compile error, impossible

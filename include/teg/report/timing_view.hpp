@@ -25,6 +25,7 @@ struct TimingViewOptions {
   int timelineRows = 40;
   bool showTimeline = true;
   bool showLoad = true;
+  std::string afterMemory;    // a section printed after the memory counters (e.g. renderAchievedText)
 };
 
 std::string renderTimingText(const timing::TimingResult& result, const trace::KernelInfo& kernel,
@@ -32,6 +33,10 @@ std::string renderTimingText(const timing::TimingResult& result, const trace::Ke
 
 nlohmann::json timingJson(const timing::TimingResult& result, const trace::KernelInfo& kernel,
                           const std::vector<WhatIfOutcome>& whatIfs);
+
+// What each top-level field of timingJson counts ({"cycles": "gpu", "stalls": "sm_sampled", ...}):
+// timingJson carries it as "scope"; docs/predict-json.md explains the values.
+nlohmann::json timingJsonScopes();
 
 // "▁▂▃▅▇" for a series, scaled to its maximum (empty input -> "").
 std::string sparkline(const std::vector<double>& values, std::size_t width);

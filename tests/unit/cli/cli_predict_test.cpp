@@ -151,3 +151,79 @@ TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
 }
 
 }  // namespace
+
+namespace {
+
+// The Nsight-style sections on saxpy (examples/kernels/saxpy.cu: y = a*x + y over 1024 blocks of
+// 256 threads on an A100: 108 SMs, 8 blocks per SM at once). Independent expectations: the tail
+// from the grid alone; bandwidth = bytes / time; FLOPs from the source.
+TEST(CliPredict, ReportsSpeedOfLightRooflineAndTail) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto j = predictExample("saxpy", "a100");
+  ASSERT_FALSE(j.is_null());
+  const auto& tail = j["tail"];
+  EXPECT_EQ(tail["blocks_per_wave_gpu"], 864);
+  EXPECT_EQ(tail["last_wave_blocks_gpu"], 1024 - 864);
+  EXPECT_DOUBLE_EQ(tail["idle_fraction_gpu"].get<double>(), 1 - 1024.0 / 1728);
+  const double seconds = j["simulated_cycles"].get<double>() / 1410e6;
+  for (const auto& level : j["speed_of_light"]["memory"]) {
+    if (level["level"] != "DRAM") continue;
+    EXPECT_DOUBLE_EQ(level["bytes_sm"].get<double>(), j["memory"]["dram_bytes"].get<double>());
+    EXPECT_NEAR(level["achieved_gbs_sm"].get<double>(), level["bytes_sm"].get<double>() / seconds / 1e9, 1e-9);
+    EXPECT_DOUBLE_EQ(level["peak_gbs_gpu"].get<double>(), 1555);  // memory.dram_bandwidth_gbs of the A100-40GB
+  }
+  // saxpy's only floating-point instruction is its fma: 2 FLOP per element, 4 elements per thread
+  // (grid-stride loop over 1048576 elements with 1024 x 256 threads), 10 blocks simulated.
+  const auto& roof = j["roofline"];
+  EXPECT_EQ(roof["precision"], "fp32");
+  EXPECT_DOUBLE_EQ(roof["flops_sm"].get<double>(), 2.0 * 4 * 10 * 256);
+  EXPECT_EQ(roof["binding"], "memory");
+  EXPECT_LE(roof["achieved_gflops_gpu"].get<double>(), roof["attainable_gflops_gpu"].get<double>() * 1.05);
+}
+
+// Every field of the JSON says what it counts: a scope for each top-level key, and in the
+// sections scoped "per_field" every number's name ends in _sm or _gpu.
+void expectSuffixes(const nlohmann::json& value, const std::string& path) {
+  if (value.is_object()) {
+    for (const auto& [key, v] : value.items()) {
+      if (v.is_number()) {
+        const bool scoped = key.ends_with("_sm") || key.ends_with("_gpu");
+        EXPECT_TRUE(scoped) << path << "." << key << " has no _sm/_gpu suffix";
+      } else {
+        expectSuffixes(v, path + "." + key);
+      }
+    }
+  } else if (value.is_array()) {
+    for (const auto& v : value) expectSuffixes(v, path + "[]");
+  }
+}
+
+TEST(CliPredict, EveryJsonFieldSaysWhetherItCountsOneSmOrTheGpu) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto j = predictExample("saxpy", "a100");
+  ASSERT_FALSE(j.is_null());
+  for (const auto& [key, value] : j.items()) {
+    ASSERT_TRUE(j["scope"].contains(key)) << key;
+    if (j["scope"][key] == "per_field") expectSuffixes(value, key);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The progress line is for terminals only: with stderr captured (not a tty) predict, run and
+// validate print nothing there.
+TEST(CliPredict, NoProgressLineWhenStderrIsNotATerminal) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto p = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--what-if", "l1=off"});
+  ASSERT_EQ(p.exitCode, 0) << p.err;
+  EXPECT_EQ(p.err, "");
+  const auto r = runTeg({"run", "--launch", kSaxpy});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto v = runTeg({"validate", "lai2013-table3.2"});
+  EXPECT_EQ(v.err.find('\r'), std::string::npos) << v.err;
+}
+
+}  // namespace

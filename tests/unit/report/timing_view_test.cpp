@@ -71,3 +71,65 @@ TEST(Sparkline, ScalesToTheMaximum) {
 }
 
 }  // namespace
+
+namespace {
+
+// One source line of three instructions: the address arithmetic, the load and the use of the
+// loaded value. The use stalls most (long_scoreboard: it waits for the load), the load a little
+// (lg_throttle); the report must name the use, not the line's first instruction.
+TEST(TimingView, PerLineViewNamesTheInstructionThatStalls) {
+  using timing::StallReason;
+  timing::TimingResult r;
+  r.kernel = "_Z5scaleIfEvPT_i";
+  r.device = "A100";
+  r.perInstruction.resize(3);
+  for (auto& c : r.perInstruction) c.issued = c.executions = 4;
+  r.perInstruction[1].stallCycles = 50;
+  r.perInstruction[1].stalls[static_cast<int>(StallReason::LgThrottle)] = 50;
+  r.perInstruction[2].stallCycles = 900;
+  r.perInstruction[2].stalls[static_cast<int>(StallReason::LongScoreboard)] = 700;
+  r.perInstruction[2].stalls[static_cast<int>(StallReason::Wait)] = 200;
+  trace::KernelInfo k;
+  k.sourceFiles = {"scale.cu"};
+  k.instructions.resize(3);
+  const char* texts[] = {"mul.wide.s32 %rd2, %r1, 4;", "ld.global.f32 %f1, [%rd3];", "mul.f32 %f2, %f1, 0f40000000;"};
+  for (int i = 0; i < 3; ++i) {
+    k.instructions[static_cast<std::size_t>(i)].sourceFile = 0;
+    k.instructions[static_cast<std::size_t>(i)].sourceLine = 3;
+    k.instructions[static_cast<std::size_t>(i)].text = texts[i];
+  }
+  const auto j = report::timingJson(r, k, {});
+  ASSERT_EQ(j["per_line"].size(), 1u);
+  const auto& s = j["per_line"][0]["stalling_instruction"];
+  EXPECT_EQ(s["pc"], 2);
+  EXPECT_EQ(s["opcode"], "mul.f32");
+  EXPECT_EQ(s["top_stall"], "long_scoreboard");
+  EXPECT_DOUBLE_EQ(s["stall_cycles"].get<double>(), 900);
+  EXPECT_EQ(j["per_line"][0]["instruction"], texts[0]);  // the line's first instruction, as before
+  const std::string text = report::renderTimingText(r, k, {});
+  EXPECT_NE(text.find("mul.f32 %f2, %f1, 0f40000000;  long_scoreboard"), std::string::npos) << text;
+}
+
+TEST(TimingView, KernelIsDemangledWithTheSymbolBeside) {
+  timing::TimingResult r;
+  r.kernel = "_Z5scaleIfEvPT_i";
+  r.device = "A100";
+  const auto j = report::timingJson(r, {}, {});
+  EXPECT_EQ(j["kernel"], "void scale<float>(float*, int)");
+  EXPECT_EQ(j["mangled"], "_Z5scaleIfEvPT_i");
+  EXPECT_NE(report::renderTimingText(r, {}, {}).find("void scale<float>(float*, int) on A100 (_Z5scaleIfEvPT_i)"),
+            std::string::npos);
+}
+
+TEST(TimingView, EveryJsonFieldHasAScope) {
+  const auto j = report::timingJson(sample(), kernel(), {});
+  for (const auto& [key, value] : j.items()) {
+    ASSERT_TRUE(j["scope"].contains(key)) << key << " has no scope";
+    const auto& scope = j["scope"][key];
+    if (scope.is_string()) {
+      EXPECT_TRUE(scope == "gpu" || scope == "sm" || scope == "sm_sampled" || scope == "none") << key << ": " << scope;
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,143 @@
+#include "teg/support/kernel_name.hpp"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+#include "teg/support/error.hpp"
+
+namespace teg {
+
+namespace {
+
+std::string withoutSpaces(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ') out += c;
+  return out;
+}
+
+// Position of the first '(' outside template brackets: where the parameter list starts.
+std::size_t parameterListStart(std::string_view signature) {
+  int depth = 0;
+  for (std::size_t i = 0; i < signature.size(); ++i) {
+    if (signature[i] == '<') ++depth;
+    else if (signature[i] == '>') --depth;
+    else if (signature[i] == '(' && depth == 0) return i;
+  }
+  return std::string_view::npos;
+}
+
+// "void ns::scale<float, 4>" -> "ns::scale<float, 4>": a template's signature starts with its
+// return type, separated by the last space outside template brackets.
+std::string_view withoutReturnType(std::string_view name) {
+  int depth = 0;
+  std::size_t cut = std::string_view::npos;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<') ++depth;
+    else if (name[i] == '>') --depth;
+    else if (name[i] == ' ' && depth == 0) cut = i;
+  }
+  return cut == std::string_view::npos ? name : name.substr(cut + 1);
+}
+
+std::string withoutTemplateArguments(std::string_view name) {
+  std::string out;
+  int depth = 0;
+  for (char c : name) {
+    if (c == '<') ++depth;
+    else if (c == '>') --depth;
+    else if (depth == 0) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string demangle(std::string_view mangled) {
+  const auto dollar = mangled.find('$');  // ptxas clones: "_Z6helperfPKf$3"
+  const std::string base(mangled.substr(0, dollar));
+  const std::string suffix(dollar == std::string_view::npos ? std::string_view{} : mangled.substr(dollar));
+  if (base.rfind("_Z", 0) != 0) return std::string(mangled);
+  int status = 0;
+  const std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(base.c_str(), nullptr, nullptr, &status),
+                                                        &std::free);
+  if (status != 0 || !out) return std::string(mangled);
+  return std::string(out.get()) + suffix;
+}
+
+namespace {
+
+// "void ns::scale<float>(float*, int)" -> "ns::scale<float>"
+std::string_view withTemplateArguments(std::string_view signature) {
+  return withoutReturnType(signature.substr(0, parameterListStart(signature)));
+}
+
+}  // namespace
+
+std::string qualifiedKernelName(std::string_view mangled) {
+  const std::string signature = demangle(mangled);
+  if (signature == mangled) return signature;
+  return withoutTemplateArguments(withTemplateArguments(signature));
+}
+
+std::vector<std::string> kernelNameForms(std::string_view mangled) {
+  std::vector<std::string> forms{std::string(mangled)};
+  const std::string signature = demangle(mangled);
+  if (signature == mangled) return forms;  // not C++: the symbol is the name
+  forms.push_back(signature);
+  const std::string_view withArgs = withTemplateArguments(signature);
+  const std::string qualified = withoutTemplateArguments(withArgs);
+  const auto colon = qualified.rfind("::");
+  const std::string plain = colon == std::string::npos ? qualified : qualified.substr(colon + 2);
+  for (const std::string& form : {std::string(withArgs), qualified, plain})
+    if (std::find(forms.begin(), forms.end(), form) == forms.end()) forms.push_back(form);
+  return forms;
+}
+
+bool kernelNameMatches(std::string_view mangled, std::string_view wanted) {
+  const std::string want = withoutSpaces(wanted);
+  if (want.empty()) return false;
+  const std::vector<std::string> forms = kernelNameForms(mangled);
+  for (const std::string& form : forms)
+    if (withoutSpaces(form) == want) return true;
+  // "inner::scale" for "outer::inner::scale" (forms from [2] on: the qualified name with and
+  // without template arguments).
+  for (std::size_t i = 2; i < forms.size(); ++i) {
+    const std::string form = withoutSpaces(forms[i]);
+    if (form.size() > want.size() + 2 && form.compare(form.size() - want.size(), want.size(), want) == 0 &&
+        form.compare(form.size() - want.size() - 2, 2, "::") == 0)
+      return true;
+  }
+  return false;
+}
+
+std::size_t resolveKernelName(const std::vector<std::string>& mangledNames, std::string_view wanted,
+                              std::string_view where) {
+  std::vector<std::size_t> matches;
+  for (std::size_t i = 0; i < mangledNames.size(); ++i) {
+    if (mangledNames[i] == wanted) return i;
+    if (kernelNameMatches(mangledNames[i], wanted)) matches.push_back(i);
+  }
+  if (matches.size() == 1) return matches.front();
+  const auto describe = [&](std::size_t i) {
+    const std::string signature = demangle(mangledNames[i]);
+    return signature == mangledNames[i] ? signature : fmt::format("{} ({})", signature, mangledNames[i]);
+  };
+  std::string list;
+  if (matches.empty()) {
+    if (mangledNames.empty()) throw Error(fmt::format("{} has no kernel; looked for '{}'", where, wanted));
+    for (std::size_t i = 0; i < mangledNames.size(); ++i) list += fmt::format("{}{}", i ? "; " : "", describe(i));
+    throw Error(fmt::format("no kernel '{}' in {}; its kernels are: {}", wanted, where, list));
+  }
+  for (std::size_t i = 0; i < matches.size(); ++i) list += fmt::format("{}{}", i ? "; " : "", describe(matches[i]));
+  const std::vector<std::string> example = kernelNameForms(mangledNames[matches.front()]);
+  throw Error(fmt::format("kernel name '{}' is ambiguous in {}: it names {} kernels: {}; give one by its template "
+                          "arguments or signature (e.g. '{}') or its mangled name",
+                          wanted, where, matches.size(), list, example.size() > 2 ? example[2] : example[0]));
+}
+
+}  // namespace teg
