@@ -59,9 +59,10 @@ struct Dump {
   const emu::BufferArg* buffer = nullptr;
 };
 
+// Buffer arguments and buffer fields of struct arguments ("p.x").
 const emu::BufferArg* findBuffer(const emu::LaunchDescription& launch, const std::string& name) {
-  for (const auto& a : launch.args)
-    if (a.name == name && a.isBuffer()) return &std::get<emu::BufferArg>(a.value);
+  for (const auto& b : emu::launchBuffers(launch))
+    if (b.name == name) return b.buffer;
   return nullptr;
 }
 
@@ -75,8 +76,7 @@ std::vector<Dump> parseDumps(const std::vector<std::string>& specs, const emu::L
     d.buffer = findBuffer(launch, d.name);
     if (d.buffer == nullptr) {
       std::string names;
-      for (const auto& a : launch.args)
-        if (a.isBuffer()) names += (names.empty() ? "" : ", ") + a.name;
+      for (const auto& b : emu::launchBuffers(launch)) names += (names.empty() ? "" : ", ") + b.name;
       throw Error(fmt::format("--dump '{}': '{}' is not a buffer argument of {} (buffers: {})", spec, d.name,
                               launch.file, names));
     }
@@ -145,15 +145,13 @@ void runCommand(const RunArgs& a, Context& context) {
   };
   std::vector<CheckRow> checks;
   if (a.check) {
-    for (std::size_t i = 0; i < launch.args.size(); ++i) {
-      const auto& arg = launch.args[i];
-      if (!arg.isBuffer()) continue;
-      const auto& b = std::get<emu::BufferArg>(arg.value);
+    for (const auto& [name, buffer] : emu::launchBuffers(launch)) {
+      const auto& b = *buffer;
       if (!b.expect) continue;
-      const auto expected = emu::materializeBuffer(b.type, b.count, b.expect->values,
-                                                   fmt::format("{}: args[{}] ({}) expect", launch.file, i, arg.name));
-      checks.push_back({arg.name, b.expect->tolerance,
-                        compareBuffer(b.type, emulator.buffer(arg.name), expected, b.expect->tolerance)});
+      const auto expected =
+          emu::materializeBuffer(b.type, b.count, b.expect->values, fmt::format("{}: {} expect", launch.file, name));
+      checks.push_back({name, b.expect->tolerance,
+                        compareBuffer(b.type, emulator.buffer(name), expected, b.expect->tolerance)});
     }
     if (checks.empty())
       throw Error(fmt::format("--check: no buffer of {} has expected values (add \"expect\": {{\"file\": ..., "

@@ -1,0 +1,21 @@
+// Filling a module's `__constant__` and `__device__` variables before a launch, as the host's
+// cudaMemcpyToSymbol does: found by the name in the source, checked against the declared size and
+// type, written into the constant bank or the variable's global allocation.
+#pragma once
+
+#include <string>
+
+#include "global_memory.hpp"
+#include "program.hpp"
+#include "teg/emu/launch.hpp"
+#include "teg/ptx/ir.hpp"
+
+namespace teg::emu {
+
+// `where` prefixes error messages. Throws teg::Error when there is no such variable, it is in
+// another space (shared, local), the type does not fit its declaration or the initialiser does
+// not fill it exactly.
+void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
+                ScalarType type, const BufferInit& init, const std::string& where);
+
+}  // namespace teg::emu
