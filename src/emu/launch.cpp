@@ -485,7 +485,9 @@ std::vector<std::byte> scalarBytes(const ScalarArg& arg) {
     const std::uint64_t v = std::holds_alternative<std::int64_t>(arg.value)
                                 ? static_cast<std::uint64_t>(std::get<std::int64_t>(arg.value))
                                 : std::get<std::uint64_t>(arg.value);
-    std::memcpy(bytes.data(), &v, bytes.size());
+    // bool as C++ converts to it: any non-zero value is true (1).
+    const std::uint64_t stored = arg.type == ScalarType::Bool ? std::uint64_t{v != 0} : v;
+    std::memcpy(bytes.data(), &stored, bytes.size());
   }
   return bytes;
 }

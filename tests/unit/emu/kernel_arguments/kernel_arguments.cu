@@ -79,3 +79,14 @@ __global__ void textureSampleUchar(cudaTextureObject_t image, const float2* uv, 
     out[i] = v.x + v.w;
   }
 }
+
+// A texture object inside a parameter struct: out[i] = tex1Dfetch(l.table, i + l.offset).
+struct Lookup {
+  int offset;
+  cudaTextureObject_t table;
+};
+
+__global__ void lookupInStruct(Lookup l, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex1Dfetch<float>(l.table, i + l.offset);
+}

@@ -115,6 +115,19 @@ TEST(KernelArguments, NestedStructFieldsAreAlignedToTheirLargestMember) {
   EXPECT_EQ(contents<float>(*e, "c.out"), (std::vector<float>{-1, -1, 0, 1, 2.5f, 4, 4, 4}));
 }
 
+TEST(KernelArguments, ATextureObjectCanBeAStructField) {
+  NEED_NVCC();
+  // Lookup {int offset; cudaTextureObject_t table;}: the handle at offset 8; its texels are "l.table".
+  const auto launch = launchOf(R"("kernel": "lookupInStruct", "grid": [1], "block": [32], "args": [
+      {"name": "l", "struct": [{"name": "offset", "scalar": {"type": "i32", "value": 2}},
+                               {"name": "table", "texture": {"type": "f32", "width": 6, "init": {"values": [5, 6, 7, 8, 9, 10]}}}]},
+      {"name": "out", "buffer": {"type": "f32", "count": 5}},
+      {"name": "n", "scalar": {"type": "i32", "value": 5}}])");
+  const auto e = run(*module, launch);
+  EXPECT_EQ(contents<float>(*e, "out"), (std::vector<float>{7, 8, 9, 10, 10}));  // index 6 clamps to 5
+  EXPECT_EQ(contents<float>(*e, "l.table")[0], 5.0f);
+}
+
 TEST(KernelArguments, AStructOfTheWrongSizeIsRefusedWithItsLayout) {
   NEED_NVCC();
   // The pointer field forgotten: 16 bytes where the kernel's Params has 24.
