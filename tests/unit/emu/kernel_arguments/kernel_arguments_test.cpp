@@ -16,6 +16,7 @@
 #include "teg/device/database.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
+#include "teg/emu/statistics.hpp"
 #include "teg/ptx/parser.hpp"
 #include "teg/support/error.hpp"
 #include "teg/toolchain/compiler.hpp"
@@ -276,6 +277,23 @@ TEST(KernelArguments, Tex1DfetchGathersAndAddressesOutOfRangeIndices) {
   const std::uint64_t base = clamp->bufferAddress("table");
   const std::uint64_t texel[6] = {3, 0, 7, 0, 7, 7};
   for (int lane = 0; lane < 6; ++lane) EXPECT_EQ(recorder.fetches[0].addresses[lane], base + 4 * texel[lane]) << lane;
+
+  // teg run's statistics count the fetch as a global load of 6 × 4 bytes: texels 0, 3 and 7 of
+  // the 32-byte-aligned table lie in one sector.
+  MemoryGeometry geometry;
+  geometry.sharedBanks = 32;
+  geometry.sharedBankWidth = 4;
+  geometry.sectorBytes = 32;
+  geometry.lineBytes = 128;
+  StatisticsCollector stats(geometry);
+  Emulator again(*module, gatherLaunch("clamp"));
+  RunOptions options;
+  options.listener = &stats;
+  again.run(options);
+  const GlobalCounters& fetch = stats.kernels().at(0).byPc.at(recorder.fetches[0].pc).globalLoads;
+  EXPECT_EQ(fetch.requests, 1u);
+  EXPECT_EQ(fetch.bytesRequested, 24u);
+  EXPECT_EQ(fetch.sectors, 1u);
 }
 
 // T(x, y) of a 3 × 2 f32 texture whose rows are 16 bytes apart (one padding texel, 1000, that no
