@@ -107,6 +107,14 @@ struct Emulator::Impl {
     return textures.size();
   }
 
+  // A struct's bytes; its buffer and texture fields get allocations named "<name>.<field>".
+  PackedStruct pack(const std::string& name, const StructArg& value) {
+    return packStruct(value, name, [&](const std::string& path, const LaunchArg& field) {
+      if (const auto* b = std::get_if<BufferArg>(&field.value)) return allocateBuffer(path, *b);
+      return createTexture(path, std::get<TextureArg>(field.value));
+    });
+  }
+
   // Appends parameter bytes for argument `argName`, checked against the parameter's size.
   void appendParam(const std::string& argName, std::span<const std::byte> bytes, const std::string& what) {
     const ptx::Variable& p = nextParam(argName);
@@ -151,9 +159,11 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
     throw Error(fmt::format("{}kernel '{}' takes {} parameters but the launch gives {} arguments",
                             launch.file.empty() ? "" : launch.file + ": ", demangledBaseName(impl_->kernelFunction().name),
                             params.size(), launch.args.size()));
-  for (const SymbolInit& symbol : launch.symbols)
-    setSymbol(symbol.name, symbol.type, symbol.init,
-              fmt::format("{}symbols.{}", launch.file.empty() ? "" : launch.file + ": ", symbol.name));
+  for (const SymbolInit& symbol : launch.symbols) {
+    const std::string where = fmt::format("{}symbols.{}", launch.file.empty() ? "" : launch.file + ": ", symbol.name);
+    if (symbol.fields) setSymbol(symbol.name, *symbol.fields, where);
+    else setSymbol(symbol.name, symbol.type, symbol.init, where);
+  }
 }
 
 Emulator::Emulator(const ptx::Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
@@ -192,10 +202,7 @@ void Emulator::addScalar(const std::string& name, std::span<const std::byte> byt
 
 void Emulator::addStruct(const std::string& name, const StructArg& value) {
   (void)impl_->nextParam(name);  // a missing parameter is reported before any allocation
-  const PackedStruct packed = packStruct(value, name, [&](const std::string& path, const LaunchArg& field) {
-    if (const auto* b = std::get_if<BufferArg>(&field.value)) return impl_->allocateBuffer(path, *b);
-    return impl_->createTexture(path, std::get<TextureArg>(field.value));
-  });
+  const PackedStruct packed = impl_->pack(name, value);
   impl_->appendParam(name, packed.bytes, fmt::format(" as a struct ({})", packed.layout));
 }
 
@@ -214,6 +221,12 @@ std::uint64_t Emulator::addTexture(const std::string& name, const TextureArg& te
 void Emulator::setSymbol(const std::string& name, ScalarType type, const BufferInit& init, const std::string& where) {
   fillSymbol(*impl_->module, impl_->program.layout, impl_->global, name, type, init,
              where.empty() ? fmt::format("symbol '{}'", name) : where);
+}
+
+void Emulator::setSymbol(const std::string& name, const StructArg& fields, const std::string& where) {
+  const PackedStruct packed = impl_->pack(name, fields);
+  fillSymbolBytes(*impl_->module, impl_->program.layout, impl_->global, name, packed.bytes,
+                  fmt::format("a struct: {}", packed.layout), where.empty() ? fmt::format("symbol '{}'", name) : where);
 }
 
 RunSummary Emulator::run(const RunOptions& options) {

@@ -369,11 +369,16 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
     for (const auto& [name, value] : f.at("symbols").items()) {
       if (!value.is_object()) symbols.fail(name, "expected an object with \"type\" and \"init\"");
       const Fields sym = symbols.child(name);
-      sym.rejectUnknown({"type", "init"});
+      sym.rejectUnknown({"type", "init", "struct"});
       SymbolInit init;
       init.name = name;
-      init.type = parseType(sym, "type");
-      init.init = parseInit(sym, "init");
+      if (sym.has("struct")) {
+        if (sym.has("type") || sym.has("init")) sym.fail("", "a symbol takes either \"struct\" or \"type\" and \"init\"");
+        init.fields = parseStruct(sym, 0);
+      } else {
+        init.type = parseType(sym, "type");
+        init.init = parseInit(sym, "init");
+      }
       launch.symbols.push_back(std::move(init));
     }
   }
@@ -473,6 +478,8 @@ void collectBuffers(const std::vector<LaunchArg>& args, const std::string& prefi
 std::vector<NamedBuffer> launchBuffers(const LaunchDescription& launch) {
   std::vector<NamedBuffer> out;
   collectBuffers(launch.args, "", out);
+  for (const SymbolInit& s : launch.symbols)
+    if (s.fields) collectBuffers(s.fields->fields, s.name + ".", out);
   return out;
 }
 

@@ -44,8 +44,10 @@ bool fitsDeclaration(ptx::Type declared, ScalarType type) {
 
 }  // namespace
 
-void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
-                ScalarType type, const BufferInit& init, const std::string& where) {
+namespace {
+
+// The index in Module::globals of the variable `name` names; throws when there is none or several.
+std::size_t findSymbol(const ptx::Module& module, const std::string& name, const std::string& where) {
   std::string known;
   const std::vector<std::size_t> found = candidates(module, name, known);
   if (found.empty())
@@ -53,7 +55,31 @@ void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& g
                             known.empty() ? "it has none" : "it has: " + known));
   if (found.size() > 1)
     throw Error(fmt::format("{}: '{}' names {} variables; give the PTX name", where, name, found.size()));
-  const ptx::Variable& v = module.globals[found.front()];
+  return found.front();
+}
+
+// Copies the variable's new contents (exactly its size) into the constant bank or its allocation.
+void writeSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, std::size_t index,
+                 std::span<const std::byte> bytes, const std::string& where) {
+  const ptx::Variable& v = module.globals[index];
+  if (v.space == ptx::StateSpace::Const) {
+    const std::uint64_t offset = layout.globalAddress[index];
+    if (offset + bytes.size() > layout.constBank.size())
+      throw Error(fmt::format("{}: internal error: '{}' lies outside the constant bank", where, v.name));
+    std::memcpy(layout.constBank.data() + offset, bytes.data(), bytes.size());
+    return;
+  }
+  Allocation* a = global.byName(v.name);
+  if (!a || a->size < bytes.size()) throw Error(fmt::format("{}: internal error: '{}' has no allocation", where, v.name));
+  std::memcpy(a->data.data(), bytes.data(), bytes.size());
+}
+
+}  // namespace
+
+void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
+                ScalarType type, const BufferInit& init, const std::string& where) {
+  const std::size_t index = findSymbol(module, name, where);
+  const ptx::Variable& v = module.globals[index];
   const std::uint64_t size = v.sizeBytes();
   const auto elementBytes = static_cast<std::uint64_t>(scalarTypeSize(type));
   if (!fitsDeclaration(v.type, type))
@@ -64,17 +90,17 @@ void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& g
                             scalarTypeName(type)));
   const std::uint64_t count = size / elementBytes;
   const std::string what = fmt::format("{} ('{}', {} bytes = {} × {})", where, v.name, size, count, scalarTypeName(type));
-  const std::vector<std::byte> bytes = materializeBuffer(type, count, init, what);
-  if (v.space == ptx::StateSpace::Const) {
-    const std::uint64_t offset = layout.globalAddress[found.front()];
-    if (offset + size > layout.constBank.size())
-      throw Error(fmt::format("{}: internal error: '{}' lies outside the constant bank", where, v.name));
-    std::memcpy(layout.constBank.data() + offset, bytes.data(), bytes.size());
-    return;
-  }
-  Allocation* a = global.byName(v.name);
-  if (!a || a->size < size) throw Error(fmt::format("{}: internal error: '{}' has no allocation", where, v.name));
-  std::memcpy(a->data.data(), bytes.data(), bytes.size());
+  writeSymbol(module, layout, global, index, materializeBuffer(type, count, init, what), where);
+}
+
+void fillSymbolBytes(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
+                     std::span<const std::byte> bytes, const std::string& describe, const std::string& where) {
+  const std::size_t index = findSymbol(module, name, where);
+  const ptx::Variable& v = module.globals[index];
+  if (bytes.size() != v.sizeBytes())
+    throw Error(fmt::format("{}: {} bytes ({}) for '{}', which has {} bytes", where, bytes.size(), describe, v.name,
+                            v.sizeBytes()));
+  writeSymbol(module, layout, global, index, bytes, where);
 }
 
 }  // namespace teg::emu

@@ -3,6 +3,7 @@
 // type, written into the constant bank or the variable's global allocation.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "global_memory.hpp"
@@ -17,5 +18,10 @@ namespace teg::emu {
 // not fill it exactly.
 void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
                 ScalarType type, const BufferInit& init, const std::string& where);
+
+// The same with the variable's whole contents given as bytes (a packed struct), which must be
+// exactly as many as it has; `layout` describes them for the error message.
+void fillSymbolBytes(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
+                     std::span<const std::byte> bytes, const std::string& describe, const std::string& where);
 
 }  // namespace teg::emu

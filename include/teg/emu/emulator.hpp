@@ -115,6 +115,9 @@ class Emulator {
   // PTX), as cudaMemcpyToSymbol would: the variable's declared size fixes the element count.
   // `where` prefixes error messages (e.g. "launch.json: symbols.coeffs").
   void setSymbol(const std::string& name, ScalarType type, const BufferInit& init, const std::string& where = "");
+  // Fills a struct variable (`__constant__ Params c;`) with `fields` packed as a struct argument;
+  // buffer fields get allocations named "<name>.<field>".
+  void setSymbol(const std::string& name, const StructArg& fields, const std::string& where = "");
 
   // Runs the kernel (all its blocks, or options.blocks). May be called again; memory keeps the
   // state the previous run left.

@@ -29,7 +29,9 @@
 //     tex1Dfetch's linear memory), rows `pitch` bytes apart (default: packed).
 //   - `__constant__` and `__device__` variables, as cudaMemcpyToSymbol fills them: top-level
 //     "symbols": {"coeffs": {"type": "f32", "init": {"values": [...]}}}; the variable's declared
-//     size fixes the count, which the initialiser must fill exactly.
+//     size fixes the count, which the initialiser must fill exactly. A struct variable
+//     (`__constant__ SimParams params;`) takes {"struct": [<fields>]}, packed as a struct argument
+//     and as large as the variable.
 #pragma once
 
 #include <array>
@@ -121,11 +123,13 @@ struct LaunchArg {
   [[nodiscard]] bool isBuffer() const { return std::holds_alternative<BufferArg>(value); }
 };
 
-// A `__constant__` or `__device__` variable filled before the launch (cudaMemcpyToSymbol).
+// A `__constant__` or `__device__` variable filled before the launch (cudaMemcpyToSymbol):
+// elements of `type` from `init`, or, for a struct variable, `fields` packed as a struct argument.
 struct SymbolInit {
   std::string name;  // as in the source (or the PTX name)
   ScalarType type = ScalarType::F32;
   BufferInit init = ZerosInit{};
+  std::optional<StructArg> fields;
 };
 
 struct LaunchDescription {
@@ -141,7 +145,7 @@ struct LaunchDescription {
 };
 
 // Every buffer of a launch with the name its allocation has: buffer arguments by their name,
-// buffer fields of structs as "struct.field" (nested: "a.b.c").
+// buffer fields of structs as "struct.field" (nested: "a.b.c"), of struct symbols likewise.
 struct NamedBuffer {
   std::string name;
   const BufferArg* buffer = nullptr;

@@ -90,3 +90,18 @@ __global__ void lookupInStruct(Lookup l, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex1Dfetch<float>(l.table, i + l.offset);
 }
+
+// Simulation parameters in constant memory, as the CUDA samples keep them (`__constant__
+// SimParams params;` filled with cudaMemcpyToSymbol): x[i] += dt * v[i] * (damped ? damping : 1).
+struct SimParams {
+  float dt;
+  bool damped;
+  float damping;
+  float* v;
+};
+__constant__ SimParams c_sim;
+
+__global__ void integrate(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += c_sim.dt * c_sim.v[i] * (c_sim.damped ? c_sim.damping : 1.0f);
+}

@@ -212,6 +212,30 @@ TEST(KernelArguments, ConstantMemoryFilterTapsComeFromTheLaunch) {
   EXPECT_EQ(contents<std::uint32_t>(*e, "d_outputs"), std::vector<std::uint32_t>{1050u});
 }
 
+TEST(KernelArguments, AConstantStructIsFilledLikeAStructArgument) {
+  NEED_NVCC();
+  // SimParams {float dt; bool damped; float damping; float* v;}: 0, 4, 8, 16; 24 bytes.
+  const auto launch = launchOf(R"("kernel": "integrate", "grid": [1], "block": [32],
+      "symbols": {"c_sim": {"struct": [{"name": "dt", "scalar": {"type": "f32", "value": 0.5}},
+                                       {"name": "damped", "scalar": {"type": "bool", "value": true}},
+                                       {"name": "damping", "scalar": {"type": "f32", "value": 0.25}},
+                                       {"name": "v", "buffer": {"type": "f32", "count": 4, "init": {"values": [8, 16, -8, 4]}}}]}},
+      "args": [{"name": "x", "buffer": {"type": "f32", "count": 4, "init": {"constant": 1}}},
+               {"name": "n", "scalar": {"type": "i32", "value": 4}}])");
+  const auto e = run(*module, launch);
+  // x = 1 + 0.5 · v · 0.25
+  EXPECT_EQ(contents<float>(*e, "x"), (std::vector<float>{2, 3, 0, 1.5f}));
+  EXPECT_EQ(contents<float>(*e, "c_sim.v")[1], 16.0f);
+  ASSERT_EQ(launchBuffers(launch).size(), 2u);
+  EXPECT_EQ(launchBuffers(launch)[1].name, "c_sim.v");
+  // Without the pointer the struct is 12 bytes: refused, with its layout.
+  auto shorter = launch;
+  shorter.symbols[0].fields->fields.pop_back();
+  EXPECT_EQ(errorOf([&] { Emulator bad(*module, shorter); }),
+            kDir + "/test.launch.json: symbols.c_sim: 12 bytes (a struct: dt: f32 at 0, damped: bool at 4, damping: f32 at 8) "
+                   "for 'c_sim', which has 24 bytes");
+}
+
 TEST(KernelArguments, SymbolsAreCheckedAgainstTheirDeclarations) {
   NEED_NVCC();
   auto errorWith = [&](const std::string& symbols) {
@@ -226,7 +250,7 @@ TEST(KernelArguments, SymbolsAreCheckedAgainstTheirDeclarations) {
             where + "c_taps ('c_taps', 20 bytes = 5 × f32): 4 values listed, the buffer has 5 elements");
   EXPECT_EQ(errorWith(R"({"c_tap": {"type": "f32", "init": "zeros"}})"),
             where + "c_tap: the module has no __constant__ or __device__ variable 'c_tap' (it has: c_taps (__constant__), "
-                    "d_outputs (__device__))");
+                    "d_outputs (__device__), c_sim (__constant__))");
   EXPECT_EQ(errorWith(R"({"d_outputs": {"type": "f32", "init": "zeros"}})"),
             where + "d_outputs: 'd_outputs' is declared .u32, which f32 elements cannot fill");
   EXPECT_EQ(errorWith(R"({"c_taps": {"type": "f64", "init": "zeros"}})"),
