@@ -57,6 +57,7 @@ std::optional<std::uint64_t> firstWave(const device::Device& gpu, const Program&
 struct Dump {
   std::string name, path;
   const emu::BufferArg* buffer = nullptr;
+  const emu::SymbolInit* symbol = nullptr;  // a __device__/__constant__ variable the launch fills
 };
 
 // Buffer arguments and buffer fields of struct arguments ("p.x").
@@ -74,10 +75,14 @@ std::vector<Dump> parseDumps(const std::vector<std::string>& specs, const emu::L
       throw Error(fmt::format("--dump '{}': expected NAME=PATH (e.g. --dump c=c.bin or c=c.npy)", spec));
     Dump d{spec.substr(0, eq), spec.substr(eq + 1), nullptr};
     d.buffer = findBuffer(launch, d.name);
-    if (d.buffer == nullptr) {
+    for (const auto& s : launch.symbols)
+      if (s.name == d.name && !s.fields) d.symbol = &s;
+    if (d.buffer == nullptr && d.symbol == nullptr) {
       std::string names;
       for (const auto& b : emu::launchBuffers(launch)) names += (names.empty() ? "" : ", ") + b.name;
-      throw Error(fmt::format("--dump '{}': '{}' is not a buffer argument of {} (buffers: {})", spec, d.name,
+      for (const auto& s : launch.symbols)
+        if (!s.fields) names += (names.empty() ? "" : ", ") + s.name;
+      throw Error(fmt::format("--dump '{}': '{}' is not a buffer argument or a symbol of {} (buffers: {})", spec, d.name,
                               launch.file, names));
     }
     dumps.push_back(d);
@@ -158,7 +163,9 @@ void runCommand(const RunArgs& a, Context& context) {
                               "\"tolerance\": ...}} to an output buffer)",
                               launch.file));
   }
-  for (const auto& d : dumps) writeDump(d.path, d.buffer->type, emulator.buffer(d.name));
+  for (const auto& d : dumps)
+    writeDump(d.path, d.buffer ? d.buffer->type : d.symbol->type,
+              d.buffer ? emulator.buffer(d.name) : emulator.symbol(d.name));
 
   const std::string blocksText =
       partial ? fmt::format("{} of {} blocks emulated ({}){}", emulatedBlocks, gridBlocks, describeBlocks(ranges),

@@ -342,6 +342,10 @@ std::uint64_t Emulator::bufferAddress(std::string_view name) const {
   return a->base;
 }
 
+std::span<const std::byte> Emulator::symbol(const std::string& name) const {
+  return symbolBytes(*impl_->module, impl_->program.layout, impl_->global, name, fmt::format("symbol '{}'", name));
+}
+
 std::vector<std::string> Emulator::bufferNames() const {
   std::vector<std::string> names;
   for (const auto& [n, a] : impl_->buffers) names.push_back(n);

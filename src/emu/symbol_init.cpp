@@ -93,6 +93,17 @@ void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& g
   writeSymbol(module, layout, global, index, materializeBuffer(type, count, init, what), where);
 }
 
+std::span<const std::byte> symbolBytes(const ptx::Module& module, const ModuleLayout& layout, const GlobalMemory& global,
+                                       const std::string& name, const std::string& where) {
+  const std::size_t index = findSymbol(module, name, where);
+  const ptx::Variable& v = module.globals[index];
+  if (v.space == ptx::StateSpace::Const)
+    return std::span<const std::byte>(layout.constBank).subspan(layout.globalAddress[index], v.sizeBytes());
+  const Allocation* a = global.byName(v.name);
+  if (!a) throw Error(fmt::format("{}: internal error: '{}' has no allocation", where, v.name));
+  return a->data;
+}
+
 void fillSymbolBytes(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
                      std::span<const std::byte> bytes, const std::string& describe, const std::string& where) {
   const std::size_t index = findSymbol(module, name, where);

@@ -19,6 +19,11 @@ namespace teg::emu {
 void fillSymbol(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,
                 ScalarType type, const BufferInit& init, const std::string& where);
 
+// The current contents of the variable `name` names (its bytes in the constant bank or its
+// allocation), e.g. a __device__ result after a run.
+std::span<const std::byte> symbolBytes(const ptx::Module& module, const ModuleLayout& layout, const GlobalMemory& global,
+                                       const std::string& name, const std::string& where);
+
 // The same with the variable's whole contents given as bytes (a packed struct), which must be
 // exactly as many as it has; `layout` describes them for the error message.
 void fillSymbolBytes(const ptx::Module& module, ModuleLayout& layout, GlobalMemory& global, const std::string& name,

@@ -127,6 +127,8 @@ class Emulator {
   [[nodiscard]] std::span<const std::byte> buffer(std::string_view name) const;
   [[nodiscard]] std::span<std::byte> mutableBuffer(std::string_view name);
   [[nodiscard]] std::uint64_t bufferAddress(std::string_view name) const;
+  // Contents of a module `__constant__` or `__device__` variable, by its source or PTX name.
+  [[nodiscard]] std::span<const std::byte> symbol(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> bufferNames() const;
 
   // The kernel's static description (one StaticInstruction per pc), as the listener receives it.

@@ -210,6 +210,15 @@ TEST(KernelArguments, ConstantMemoryFilterTapsComeFromTheLaunch) {
   }
   // The __device__ counter started at the launch's 1000 and counted the 50 outputs.
   EXPECT_EQ(contents<std::uint32_t>(*e, "d_outputs"), std::vector<std::uint32_t>{1050u});
+  // Both read back by name (what `teg run --dump d_outputs=...` writes).
+  std::uint32_t outputs = 0;
+  ASSERT_EQ(e->symbol("d_outputs").size(), 4u);
+  std::memcpy(&outputs, e->symbol("d_outputs").data(), 4);
+  EXPECT_EQ(outputs, 1050u);
+  float lastTap = 0;
+  ASSERT_EQ(e->symbol("c_taps").size(), 20u);
+  std::memcpy(&lastTap, e->symbol("c_taps").data() + 16, 4);
+  EXPECT_EQ(lastTap, 4.0f);
 }
 
 TEST(KernelArguments, AConstantStructIsFilledLikeAStructArgument) {
