@@ -65,7 +65,7 @@ std::tuple<std::string, emu::ScalarType, std::string> splitArg(const std::string
     throw Error(fmt::format("{} '{}': expected NAME=TYPE:VALUE or NAME=TYPE[COUNT], e.g. n=i32:1024 or x=f32[4096]", option, text));
   const std::string type = text.substr(eq + 1, colon - eq - 1);
   const auto t = emu::scalarTypeFromName(type);
-  if (!t) throw Error(fmt::format("{} '{}': unknown type '{}' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)", option, text, type));
+  if (!t) throw Error(fmt::format("{} '{}': unknown type '{}' (i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 bool)", option, text, type));
   return {text.substr(0, eq), *t, text.substr(colon + 1)};
 }
 
@@ -98,7 +98,8 @@ emu::LaunchDescription launchFromShortcuts(const PredictArgs& a) {
       } else {
         emu::ScalarArg sc;
         sc.type = type;
-        if (emu::isFloatingPoint(type)) sc.value = std::stod(value);
+        if (type == emu::ScalarType::Bool && (value == "true" || value == "false")) sc.value = std::uint64_t{value == "true"};
+        else if (emu::isFloatingPoint(type)) sc.value = std::stod(value);
         else if (emu::isSigned(type)) sc.value = static_cast<std::int64_t>(std::stoll(value));
         else sc.value = static_cast<std::uint64_t>(std::stoull(value));
         arg.value = sc;

@@ -68,11 +68,13 @@ std::optional<std::uint64_t> firstWave(const device::Device& gpu, const Program&
 struct Dump {
   std::string name, path;
   const emu::BufferArg* buffer = nullptr;
+  const emu::SymbolInit* symbol = nullptr;  // a __device__/__constant__ variable the launch fills
 };
 
+// Buffer arguments and buffer fields of struct arguments ("p.x").
 const emu::BufferArg* findBuffer(const emu::LaunchDescription& launch, const std::string& name) {
-  for (const auto& a : launch.args)
-    if (a.name == name && a.isBuffer()) return &std::get<emu::BufferArg>(a.value);
+  for (const auto& b : emu::launchBuffers(launch))
+    if (b.name == name) return b.buffer;
   return nullptr;
 }
 
@@ -84,11 +86,14 @@ std::vector<Dump> parseDumps(const std::vector<std::string>& specs, const emu::L
       throw Error(fmt::format("--dump '{}': expected NAME=PATH (e.g. --dump c=c.bin or c=c.npy)", spec));
     Dump d{spec.substr(0, eq), spec.substr(eq + 1), nullptr};
     d.buffer = findBuffer(launch, d.name);
-    if (d.buffer == nullptr) {
+    for (const auto& s : launch.symbols)
+      if (s.name == d.name && !s.fields) d.symbol = &s;
+    if (d.buffer == nullptr && d.symbol == nullptr) {
       std::string names;
-      for (const auto& a : launch.args)
-        if (a.isBuffer()) names += (names.empty() ? "" : ", ") + a.name;
-      throw Error(fmt::format("--dump '{}': '{}' is not a buffer argument of {} (buffers: {})", spec, d.name,
+      for (const auto& b : emu::launchBuffers(launch)) names += (names.empty() ? "" : ", ") + b.name;
+      for (const auto& s : launch.symbols)
+        if (!s.fields) names += (names.empty() ? "" : ", ") + s.name;
+      throw Error(fmt::format("--dump '{}': '{}' is not a buffer argument or a symbol of {} (buffers: {})", spec, d.name,
                               launch.file, names));
     }
     dumps.push_back(d);
@@ -167,22 +172,22 @@ void runCommand(const RunArgs& a, Context& context) {
   };
   std::vector<CheckRow> checks;
   if (a.check) {
-    for (std::size_t i = 0; i < launch.args.size(); ++i) {
-      const auto& arg = launch.args[i];
-      if (!arg.isBuffer()) continue;
-      const auto& b = std::get<emu::BufferArg>(arg.value);
+    for (const auto& [name, buffer] : emu::launchBuffers(launch)) {
+      const auto& b = *buffer;
       if (!b.expect) continue;
-      const auto expected = emu::materializeBuffer(b.type, b.count, b.expect->values,
-                                                   fmt::format("{}: args[{}] ({}) expect", launch.file, i, arg.name));
-      checks.push_back({arg.name, b.expect->tolerance,
-                        compareBuffer(b.type, emulator.buffer(arg.name), expected, b.expect->tolerance)});
+      const auto expected =
+          emu::materializeBuffer(b.type, b.count, b.expect->values, fmt::format("{}: {} expect", launch.file, name));
+      checks.push_back({name, b.expect->tolerance,
+                        compareBuffer(b.type, emulator.buffer(name), expected, b.expect->tolerance)});
     }
     if (checks.empty())
       throw Error(fmt::format("--check: no buffer of {} has expected values (add \"expect\": {{\"file\": ..., "
                               "\"tolerance\": ...}} to an output buffer)",
                               launch.file));
   }
-  for (const auto& d : dumps) writeDump(d.path, d.buffer->type, emulator.buffer(d.name));
+  for (const auto& d : dumps)
+    writeDump(d.path, d.buffer ? d.buffer->type : d.symbol->type,
+              d.buffer ? emulator.buffer(d.name) : emulator.symbol(d.name));
 
   const std::string blocksText =
       partial ? fmt::format("{} of {} blocks emulated ({}){}", emulatedBlocks, gridBlocks, describeBlocks(ranges),

@@ -102,7 +102,8 @@ double asDouble(emu::ScalarType type, std::span<const std::byte> b, std::uint64_
   using emu::ScalarType;
   switch (type) {
     case ScalarType::I8: return load<std::int8_t>(b, i);
-    case ScalarType::U8: return load<std::uint8_t>(b, i);
+    case ScalarType::U8:
+    case ScalarType::Bool: return load<std::uint8_t>(b, i);
     case ScalarType::I16: return load<std::int16_t>(b, i);
     case ScalarType::U16: return load<std::uint16_t>(b, i);
     case ScalarType::I32: return load<std::int32_t>(b, i);

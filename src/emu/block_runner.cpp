@@ -278,6 +278,13 @@ void BlockRunner::step(Warp& w, Frame& f, SimtEntry& top, const Decoded& d, std:
       ++top.pc;
       return;
     }
+    case Opcode::Tex: {
+      std::uint64_t* addresses = scratch_[5].data();
+      execTexture(w, f, d, exec, addresses);
+      if (tracing) emit(w, pc, exec, addresses);
+      ++top.pc;
+      return;
+    }
     case Opcode::Atom:
     case Opcode::Red: {
       std::uint64_t* addresses = scratch_[5].data();

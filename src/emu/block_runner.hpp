@@ -17,6 +17,7 @@
 #include "global_memory.hpp"
 #include "program.hpp"
 #include "teg/emu/emulator.hpp"
+#include "texture_binding.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::emu {
@@ -38,6 +39,7 @@ struct LaunchContext {
   std::uint64_t maxTraceRecords = 0;       // per run when tracing (0 = unlimited)
   std::uint64_t* instructionBudgetUsed = nullptr;  // shared counter (atomic_ref), may be null
   const std::vector<std::string>* sourceFiles = nullptr;
+  const std::vector<TextureBinding>* textures = nullptr;  // handle h -> (*textures)[h - 1]
 };
 
 struct SimtEntry {
@@ -143,6 +145,8 @@ class BlockRunner {
   void execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
   void execAtomic(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
   void execCvta(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec);
+  // exec_texture.cpp
+  void execTexture(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
   void execWarpOp(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec);
 
  public:

@@ -14,7 +14,10 @@
 #include "block_runner.hpp"
 #include "global_memory.hpp"
 #include "program.hpp"
+#include "struct_packing.hpp"
+#include "symbol_init.hpp"
 #include "teg/support/error.hpp"
+#include "texture_binding.hpp"
 
 namespace teg::emu {
 
@@ -29,6 +32,7 @@ struct Emulator::Impl {
   std::vector<std::byte> params;
   std::vector<std::string> argNames;
   std::vector<std::pair<std::string, std::uint64_t>> buffers;  // name -> address
+  std::vector<TextureBinding> textures;                        // handle h -> textures[h - 1]
 
   const ptx::Function& kernelFunction() const { return module->functions[kernelIndex]; }
 
@@ -70,6 +74,58 @@ struct Emulator::Impl {
       info.sharedBytesPerBlock = program.layout.dynamicSharedOffset + dyn;
   }
 
+  // A buffer that is not a parameter of its own (a struct's field): its allocation and address.
+  std::uint64_t allocateBuffer(const std::string& name, const BufferArg& b) {
+    const std::uint64_t bytes = b.count * static_cast<std::uint64_t>(scalarTypeSize(b.type));
+    const std::uint64_t address = global.allocate(name, bytes);
+    if (!std::holds_alternative<ZerosInit>(b.init)) {
+      const std::vector<std::byte> contents = materializeBuffer(b.type, b.count, b.init, name);
+      std::memcpy(global.byName(name)->data.data(), contents.data(), contents.size());
+    }
+    buffers.emplace_back(name, address);
+    return address;
+  }
+
+  // Uploads a texture's texels and returns its handle. Its fetches are traced as loads of one
+  // texel per lane, so the tex instructions' access size becomes the widest texel bound.
+  std::uint64_t createTexture(const std::string& name, const TextureArg& t) {
+    TextureBinding binding;
+    binding.name = name;
+    binding.texture = t;
+    binding.texture.init = ZerosInit{};
+    BufferArg texels;
+    texels.type = t.type;
+    texels.count = t.elementCount();
+    texels.init = t.init;
+    binding.base = allocateBuffer(name, texels);
+    textures.push_back(std::move(binding));
+    std::uint32_t widest = 0;
+    for (const TextureBinding& tb : textures) widest = std::max(widest, tb.texture.texelBytes());
+    for (trace::StaticInstruction& s : info.instructions)
+      if (s.kind == trace::InstrKind::Load && s.space == trace::MemorySpace::Texture)
+        s.accessBytes = static_cast<std::uint8_t>(widest);
+    return textures.size();
+  }
+
+  // A struct's bytes; its buffer and texture fields get allocations named "<name>.<field>".
+  PackedStruct pack(const std::string& name, const StructArg& value) {
+    return packStruct(value, name, [&](const std::string& path, const LaunchArg& field) {
+      if (const auto* b = std::get_if<BufferArg>(&field.value)) return allocateBuffer(path, *b);
+      return createTexture(path, std::get<TextureArg>(field.value));
+    });
+  }
+
+  // Appends parameter bytes for argument `argName`, checked against the parameter's size.
+  void appendParam(const std::string& argName, std::span<const std::byte> bytes, const std::string& what) {
+    const ptx::Variable& p = nextParam(argName);
+    if (bytes.size() != p.sizeBytes())
+      throw Error(fmt::format("argument '{}' has {} bytes{} but parameter {} ('{}') has {} bytes", argName, bytes.size(),
+                              what, argNames.size(), p.name, p.sizeBytes()));
+    const std::uint32_t offset = program.layout.kernelParamOffsets[argNames.size()];
+    std::memcpy(params.data() + offset, bytes.data(), bytes.size());
+    argNames.push_back(argName);
+  }
+
   const ptx::Variable& nextParam(const std::string& argName) {
     const ptx::Function& k = kernelFunction();
     if (argNames.size() >= k.params.size())
@@ -90,6 +146,10 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
       }
       const std::vector<std::byte> bytes = materializeBuffer(b->type, b->count, b->init, arg.name);
       addBuffer(arg.name, bytes);
+    } else if (const auto* s = std::get_if<StructArg>(&arg.value)) {
+      addStruct(arg.name, *s);
+    } else if (const auto* t = std::get_if<TextureArg>(&arg.value)) {
+      addTexture(arg.name, *t);
     } else {
       addScalar(arg.name, scalarBytes(std::get<ScalarArg>(arg.value)));
     }
@@ -99,6 +159,11 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
     throw Error(fmt::format("{}kernel '{}' takes {} parameters but the launch gives {} arguments",
                             launch.file.empty() ? "" : launch.file + ": ", demangledBaseName(impl_->kernelFunction().name),
                             params.size(), launch.args.size()));
+  for (const SymbolInit& symbol : launch.symbols) {
+    const std::string where = fmt::format("{}symbols.{}", launch.file.empty() ? "" : launch.file + ": ", symbol.name);
+    if (symbol.fields) setSymbol(symbol.name, *symbol.fields, where);
+    else setSymbol(symbol.name, symbol.type, symbol.init, where);
+  }
 }
 
 Emulator::Emulator(const ptx::Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
@@ -132,13 +197,36 @@ std::uint64_t Emulator::addZeroedBuffer(const std::string& name, std::uint64_t b
 }
 
 void Emulator::addScalar(const std::string& name, std::span<const std::byte> bytes) {
+  impl_->appendParam(name, bytes, "");
+}
+
+void Emulator::addStruct(const std::string& name, const StructArg& value) {
+  (void)impl_->nextParam(name);  // a missing parameter is reported before any allocation
+  const PackedStruct packed = impl_->pack(name, value);
+  impl_->appendParam(name, packed.bytes, fmt::format(" as a struct ({})", packed.layout));
+}
+
+std::uint64_t Emulator::addTexture(const std::string& name, const TextureArg& texture) {
   const ptx::Variable& p = impl_->nextParam(name);
-  if (bytes.size() != p.sizeBytes())
-    throw Error(fmt::format("argument '{}' has {} bytes but parameter {} ('{}') has {} bytes", name, bytes.size(),
+  if (p.sizeBytes() != 8)
+    throw Error(fmt::format("argument '{}' is a texture object (64 bits) but parameter {} ('{}') has {} bytes", name,
                             impl_->argNames.size(), p.name, p.sizeBytes()));
-  const std::uint32_t offset = impl_->program.layout.kernelParamOffsets[impl_->argNames.size()];
-  std::memcpy(impl_->params.data() + offset, bytes.data(), bytes.size());
-  impl_->argNames.push_back(name);
+  const std::uint64_t handle = impl_->createTexture(name, texture);
+  std::byte bytes[8];
+  std::memcpy(bytes, &handle, 8);
+  impl_->appendParam(name, bytes, "");
+  return handle;
+}
+
+void Emulator::setSymbol(const std::string& name, ScalarType type, const BufferInit& init, const std::string& where) {
+  fillSymbol(*impl_->module, impl_->program.layout, impl_->global, name, type, init,
+             where.empty() ? fmt::format("symbol '{}'", name) : where);
+}
+
+void Emulator::setSymbol(const std::string& name, const StructArg& fields, const std::string& where) {
+  const PackedStruct packed = impl_->pack(name, fields);
+  fillSymbolBytes(*impl_->module, impl_->program.layout, impl_->global, name, packed.bytes,
+                  fmt::format("a struct: {}", packed.layout), where.empty() ? fmt::format("symbol '{}'", name) : where);
 }
 
 RunSummary Emulator::run(const RunOptions& options) {
@@ -177,6 +265,7 @@ RunSummary Emulator::run(const RunOptions& options) {
   ctx.maxTraceRecords = options.maxTraceRecords;
   ctx.instructionBudgetUsed = &used;
   ctx.sourceFiles = &im.info.sourceFiles;
+  ctx.textures = &im.textures;
 
   RunSummary summary;
   summary.blocksRun = selected;
@@ -253,6 +342,10 @@ std::uint64_t Emulator::bufferAddress(std::string_view name) const {
   const Allocation* a = impl_->global.byName(std::string(name));
   if (!a) throw Error(fmt::format("no buffer named '{}'", name));
   return a->base;
+}
+
+std::span<const std::byte> Emulator::symbol(const std::string& name) const {
+  return symbolBytes(*impl_->module, impl_->program.layout, impl_->global, name, fmt::format("symbol '{}'", name));
 }
 
 std::vector<std::string> Emulator::bufferNames() const {

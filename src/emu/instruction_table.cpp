@@ -52,7 +52,9 @@ constexpr ClassRow kClassTable[] = {
     {InstrClass::AtomicGlobal, InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Global},
     {InstrClass::AtomicShared, InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Shared},
     {InstrClass::AtomicGeneric, InstrKind::Atomic, InstructionClass::LoadStore, MemorySpace::Global},
-    {InstrClass::Texture, InstrKind::Unmodelled, InstructionClass::LoadStore, MemorySpace::Texture},
+    // tex is a load through the texture path (L1/texture cache); tld4, txq and surfaces are
+    // unmodelled (their parse flag overrides the kind).
+    {InstrClass::Texture, InstrKind::Load, InstructionClass::LoadStore, MemorySpace::Texture},
     {InstrClass::Warp, InstrKind::WarpSync, InstructionClass::WarpShuffle, MemorySpace::None},
     {InstrClass::Barrier, InstrKind::Barrier, InstructionClass::Branch, MemorySpace::None},
     {InstrClass::Fence, InstrKind::Alu, InstructionClass::Branch, MemorySpace::None},
@@ -140,6 +142,8 @@ trace::StaticInstruction describeInstruction(const ptx::Module& module, const pt
   }
   if (in.opcode == Opcode::Prefetch || in.opcode == Opcode::Prefetchu) s.kind = InstrKind::Alu;
   if (s.kind == InstrKind::Load && s.space == MemorySpace::Global) s.cache = cachePolicyOf(fn, in);
+  // Texture fetches go through the unified L1/texture cache on every GPU that has one.
+  if (s.kind == InstrKind::Load && s.space == MemorySpace::Texture) s.cache = trace::CachePolicy::CacheL1;
   for (const ptx::Operand& op : fn.operandsOf(in)) {
     const auto reg = static_cast<ptx::SpecialRegister>(op.index);
     if (op.kind == ptx::OperandKind::Special &&

@@ -109,7 +109,7 @@ Dim3 parseDim3(const Fields& f, const std::string& key) {
 ScalarType parseType(const Fields& f, const std::string& key) {
   const std::string name = f.string(key);
   if (auto t = scalarTypeFromName(name)) return *t;
-  f.fail(key, fmt::format("unknown type '{}' (expected i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)", name));
+  f.fail(key, fmt::format("unknown type '{}' (expected i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 bool)", name));
 }
 
 BufferInit parseInit(const Fields& parent, const std::string& key) {
@@ -119,12 +119,29 @@ BufferInit parseInit(const Fields& parent, const std::string& key) {
     if (s == "zeros") return ZerosInit{};
     if (s == "iota") return IotaInit{};
     parent.fail(key, fmt::format("unknown initialiser '{}' (expected \"zeros\", \"iota\", "
-                                 "{{\"constant\": x}}, {{\"random\": ...}} or {{\"file\": ...}})", s));
+                                 "{{\"constant\": x}}, {{\"random\": ...}}, {{\"values\": [...]}} or "
+                                 "{{\"file\": ...}})", s));
   }
   if (!v.is_object() || v.size() != 1)
-    parent.fail(key, "expected \"zeros\", \"iota\", or an object with one of constant, random, file");
+    parent.fail(key, "expected \"zeros\", \"iota\", or an object with one of constant, random, values, file");
   const Fields init = parent.child(key);
-  if (init.has("constant")) return ConstantInit{init.number("constant")};
+  if (init.has("constant")) {
+    const auto& c = init.at("constant");
+    if (c.is_boolean()) return ConstantInit{c.get<bool>() ? 1.0 : 0.0};
+    return ConstantInit{init.number("constant")};
+  }
+  if (init.has("values")) {
+    const auto& list = init.at("values");
+    if (!list.is_array()) init.fail("values", "expected an array of numbers");
+    ValuesInit values;
+    values.values.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i].is_boolean()) values.values.push_back(list[i].get<bool>() ? 1.0 : 0.0);
+      else if (list[i].is_number()) values.values.push_back(list[i].get<double>());
+      else init.fail(fmt::format("values[{}]", i), "expected a number");
+    }
+    return values;
+  }
   if (init.has("file")) return FileInit{resolvePath(init.file(), init.string("file"))};
   if (init.has("random")) {
     const Fields r = init.child("random");
@@ -136,22 +153,129 @@ BufferInit parseInit(const Fields& parent, const std::string& key) {
     if (random.max < random.min) r.fail("max", "must not be smaller than min");
     return random;
   }
-  init.rejectUnknown({"constant", "random", "file"});
+  init.rejectUnknown({"constant", "random", "values", "file"});
   parent.fail(key, "unreachable");
 }
 
-LaunchArg parseArg(const Fields& f) {
-  f.rejectUnknown({"name", "scalar", "buffer"});
+LaunchArg parseArg(const Fields& f, int depth);
+
+// Struct nesting deeper than this is surely a mistake (and would exhaust the stack if not).
+constexpr int kMaxStructDepth = 16;
+
+StructArg parseStruct(const Fields& f, int depth) {
+  const auto& fields = f.at("struct");
+  if (!fields.is_array() || fields.empty()) f.fail("struct", "expected a non-empty array of fields");
+  if (depth >= kMaxStructDepth) f.fail("struct", fmt::format("structs nested deeper than {}", kMaxStructDepth));
+  StructArg s;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string at = fmt::format("struct[{}]", i);
+    if (!fields[i].is_object()) f.fail(at, "expected an object (a field written like an argument)");
+    LaunchArg field = parseArg(Fields(fields[i], f.file(), f.join(at)), depth + 1);
+    if (field.name.empty() && !std::holds_alternative<ScalarArg>(field.value))
+      f.fail(at, "a buffer, struct or texture field needs a \"name\" (its buffer is called \"<struct>.<field>\")");
+    s.fields.push_back(std::move(field));
+  }
+  return s;
+}
+
+// Texture formats CUDA can bind (cudaChannelFormatKind: 8/16/32-bit integers, 16/32-bit floats).
+bool isTextureFormat(ScalarType t) {
+  return t != ScalarType::I64 && t != ScalarType::U64 && t != ScalarType::F64 && t != ScalarType::Bool;
+}
+
+TextureArg parseTexture(const Fields& t) {
+  t.rejectUnknown({"type", "channels", "width", "height", "pitch", "init", "address", "filter",
+                   "normalized_coords", "read"});
+  TextureArg tex;
+  tex.type = parseType(t, "type");
+  if (!isTextureFormat(tex.type))
+    t.fail("type", fmt::format("{} is not a texture format (8, 16 or 32-bit integers, f16, f32)", scalarTypeName(tex.type)));
+  if (t.has("channels")) {
+    tex.channels = static_cast<std::uint32_t>(t.unsignedInt("channels", 4));
+    if (tex.channels != 1 && tex.channels != 2 && tex.channels != 4) t.fail("channels", "must be 1, 2 or 4");
+  }
+  // 2^31 texels per dimension and 2^36 bytes in all keep every index product below 2^64.
+  const std::uint64_t maxDim = std::uint64_t{1} << 31;
+  tex.width = t.unsignedInt("width", maxDim);
+  if (tex.width == 0) t.fail("width", "must be at least 1");
+  if (t.has("height")) {
+    tex.height = t.unsignedInt("height", maxDim);
+    if (tex.height == 0) t.fail("height", "must be at least 1");
+  }
+  const std::uint64_t rowBytes = tex.width * tex.texelBytes();
+  tex.pitchBytes = rowBytes;
+  if (t.has("pitch")) {
+    if (tex.height == 0) t.fail("pitch", "only a 2-D texture (with \"height\") has a row pitch");
+    tex.pitchBytes = t.unsignedInt("pitch", std::uint64_t{1} << 36);
+    if (tex.pitchBytes < rowBytes || tex.pitchBytes % tex.texelBytes() != 0)
+      t.fail("pitch", fmt::format("must be a multiple of the texel size ({} bytes) and at least width × texel = {} bytes",
+                                  tex.texelBytes(), rowBytes));
+  }
+  if (tex.pitchBytes > (std::uint64_t{1} << 36) / std::max<std::uint64_t>(tex.height, 1))  // no overflow
+    t.fail("", "the texture's buffer would exceed 2^36 bytes");
+  if (t.has("init")) tex.init = parseInit(t, "init");
+  if (t.has("address")) {
+    const std::string mode = t.string("address");
+    if (mode == "clamp") tex.address = TextureAddressMode::Clamp;
+    else if (mode == "border") tex.address = TextureAddressMode::Border;
+    else if (mode == "wrap") tex.address = TextureAddressMode::Wrap;
+    else if (mode == "mirror") tex.address = TextureAddressMode::Mirror;
+    else t.fail("address", fmt::format("unknown address mode '{}' (expected clamp, border, wrap or mirror)", mode));
+  }
+  if (t.has("filter")) {
+    const std::string filter = t.string("filter");
+    if (filter == "point") tex.filter = TextureFilter::Point;
+    else if (filter == "linear") tex.filter = TextureFilter::Linear;
+    else t.fail("filter", fmt::format("unknown filter '{}' (expected point or linear)", filter));
+  }
+  if (t.has("read")) {
+    const std::string read = t.string("read");
+    if (read == "element") tex.read = TextureReadMode::Element;
+    else if (read == "normalized_float") tex.read = TextureReadMode::NormalizedFloat;
+    else t.fail("read", fmt::format("unknown read mode '{}' (expected element or normalized_float)", read));
+  }
+  if (t.has("normalized_coords")) {
+    if (!t.at("normalized_coords").is_boolean()) t.fail("normalized_coords", "expected true or false");
+    tex.normalizedCoords = t.at("normalized_coords").get<bool>();
+  }
+  // The rules of cudaCreateTextureObject (CUDA C++ Programming Guide, "Texture Fetching" and
+  // "Texture Object API").
+  const bool narrowInteger = !isFloatingPoint(tex.type) && scalarTypeSize(tex.type) <= 2;
+  if (tex.read == TextureReadMode::NormalizedFloat && !narrowInteger)
+    t.fail("read", "normalized_float applies to 8- and 16-bit integer textures only");
+  if (tex.filter == TextureFilter::Linear && !isFloatingPoint(tex.type) && tex.read != TextureReadMode::NormalizedFloat)
+    t.fail("filter", "linear filtering needs a floating-point result: an f16/f32 texture, or an 8/16-bit integer "
+                     "one read as normalized_float");
+  if ((tex.address == TextureAddressMode::Wrap || tex.address == TextureAddressMode::Mirror) && !tex.normalizedCoords)
+    t.fail("address", "wrap and mirror need \"normalized_coords\": true");
+  return tex;
+}
+
+LaunchArg parseArg(const Fields& f, int depth) {
+  f.rejectUnknown({"name", "scalar", "buffer", "struct", "texture"});
   LaunchArg arg;
   arg.name = f.has("name") ? f.string("name") : "";
-  if (f.has("scalar") == f.has("buffer")) f.fail("", "needs exactly one of \"scalar\" or \"buffer\"");
+  if (int{f.has("scalar")} + f.has("buffer") + f.has("struct") + f.has("texture") != 1)
+    f.fail("", "needs exactly one of \"scalar\", \"buffer\", \"struct\" or \"texture\"");
+  if (f.has("struct")) {
+    arg.value = parseStruct(f, depth);
+    return arg;
+  }
+  if (f.has("texture")) {
+    arg.value = parseTexture(f.child("texture"));
+    return arg;
+  }
   if (f.has("scalar")) {
     const Fields s = f.child("scalar");
     s.rejectUnknown({"type", "value"});
     ScalarArg scalar;
     scalar.type = parseType(s, "type");
     const auto& v = s.at("value");
-    if (isFloatingPoint(scalar.type)) {
+    if (scalar.type == ScalarType::Bool) {
+      if (v.is_boolean()) scalar.value = std::uint64_t{v.get<bool>() ? 1u : 0u};
+      else if (v.is_number_unsigned() && v.get<std::uint64_t>() <= 1) scalar.value = v.get<std::uint64_t>();
+      else s.fail("value", "expected true, false, 0 or 1 for type bool");
+    } else if (isFloatingPoint(scalar.type)) {
       scalar.value = s.number("value");
     } else if (v.is_number_unsigned()) {
       scalar.value = v.get<std::uint64_t>();
@@ -204,11 +328,13 @@ void storeAs(ScalarType type, double value, std::byte* dest) {
     case ScalarType::F16: storeValue(dest, floatToHalf(static_cast<float>(value))); return;
     case ScalarType::F32: storeValue(dest, static_cast<float>(value)); return;
     case ScalarType::F64: storeValue(dest, value); return;
+    case ScalarType::Bool: storeValue(dest, static_cast<std::uint8_t>(value != 0)); return;
   }
 }
 
 // The representable range of an integer type, to reject constants that would wrap.
 bool fitsInteger(ScalarType type, double value) {
+  if (type == ScalarType::Bool) return value == 0 || value == 1;
   const int bits = scalarTypeSize(type) * 8;
   if (isSigned(type)) return value >= -std::ldexp(1.0, bits - 1) && value < std::ldexp(1.0, bits - 1);
   return value >= 0 && value < std::ldexp(1.0, bits);
@@ -220,7 +346,7 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
   const json doc = parseJson(jsonText, file);
   if (!doc.is_object()) throw Error(fmt::format("{}: expected a JSON object at the top level", file));
   const Fields f(doc, file, "");
-  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "carveout", "args", "description"});
+  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "carveout", "args", "symbols", "description"});
   LaunchDescription launch;
   launch.file = file;
   launch.source = resolvePath(file, f.string("source"));
@@ -235,7 +361,25 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
     if (!args.is_array()) f.fail("args", "expected an array");
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_object()) f.fail(fmt::format("args[{}]", i), "expected an object");
-      launch.args.push_back(parseArg(Fields(args[i], file, fmt::format("args[{}]", i))));
+      launch.args.push_back(parseArg(Fields(args[i], file, fmt::format("args[{}]", i)), 0));
+    }
+  }
+  if (f.has("symbols")) {
+    const Fields symbols = f.child("symbols");
+    for (const auto& [name, value] : f.at("symbols").items()) {
+      if (!value.is_object()) symbols.fail(name, "expected an object with \"type\" and \"init\"");
+      const Fields sym = symbols.child(name);
+      sym.rejectUnknown({"type", "init", "struct"});
+      SymbolInit init;
+      init.name = name;
+      if (sym.has("struct")) {
+        if (sym.has("type") || sym.has("init")) sym.fail("", "a symbol takes either \"struct\" or \"type\" and \"init\"");
+        init.fields = parseStruct(sym, 0);
+      } else {
+        init.type = parseType(sym, "type");
+        init.init = parseInit(sym, "init");
+      }
+      launch.symbols.push_back(std::move(init));
     }
   }
   return launch;
@@ -260,7 +404,8 @@ std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, c
       if (isFloatingPoint(type)) {
         storeAs(type, static_cast<double>(i), bytes.data() + i * size);
       } else {
-        const std::uint64_t v = i;
+        // bool holds one bit: 0, 1, 0, 1...
+        const std::uint64_t v = type == ScalarType::Bool ? (i & 1u) : i;
         std::memcpy(bytes.data() + i * size, &v, size);
       }
     }
@@ -286,6 +431,17 @@ std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, c
     }
     return bytes;
   }
+  if (const auto* list = std::get_if<ValuesInit>(&init)) {
+    if (list->values.size() != count)
+      throw Error(fmt::format("{}: {} values listed, the buffer has {} elements", what, list->values.size(), count));
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const double v = list->values[i];
+      if (!isFloatingPoint(type) && (!fitsInteger(type, v) || v != std::floor(v)))
+        throw Error(fmt::format("{}: values[{}] = {} is not representable as {}", what, i, v, scalarTypeName(type)));
+      storeAs(type, v, bytes.data() + i * size);
+    }
+    return bytes;
+  }
   const auto& file = std::get<FileInit>(init);
   std::vector<std::byte> data;
   if (std::filesystem::path(file.path).extension() == ".npy") {
@@ -302,7 +458,29 @@ std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, c
   if (data.size() != bytes.size())
     throw Error(fmt::format("{}: '{}' holds {} bytes, the buffer needs {} ({} × {})", what, file.path, data.size(),
                             bytes.size(), count, scalarTypeName(type)));
+  if (type == ScalarType::Bool)
+    for (std::size_t i = 0; i < data.size(); ++i)
+      if (data[i] > std::byte{1})
+        throw Error(fmt::format("{}: '{}' element {} is {}, not a bool (0 or 1)", what, file.path, i,
+                                static_cast<int>(data[i])));
   return data;
+}
+
+namespace {
+void collectBuffers(const std::vector<LaunchArg>& args, const std::string& prefix, std::vector<NamedBuffer>& out) {
+  for (const LaunchArg& a : args) {
+    if (const auto* b = std::get_if<BufferArg>(&a.value)) out.push_back({prefix + a.name, b});
+    else if (const auto* s = std::get_if<StructArg>(&a.value)) collectBuffers(s->fields, prefix + a.name + ".", out);
+  }
+}
+}  // namespace
+
+std::vector<NamedBuffer> launchBuffers(const LaunchDescription& launch) {
+  std::vector<NamedBuffer> out;
+  collectBuffers(launch.args, "", out);
+  for (const SymbolInit& s : launch.symbols)
+    if (s.fields) collectBuffers(s.fields->fields, s.name + ".", out);
+  return out;
 }
 
 std::vector<std::byte> scalarBytes(const ScalarArg& arg) {
@@ -314,7 +492,9 @@ std::vector<std::byte> scalarBytes(const ScalarArg& arg) {
     const std::uint64_t v = std::holds_alternative<std::int64_t>(arg.value)
                                 ? static_cast<std::uint64_t>(std::get<std::int64_t>(arg.value))
                                 : std::get<std::uint64_t>(arg.value);
-    std::memcpy(bytes.data(), &v, bytes.size());
+    // bool as C++ converts to it: any non-zero value is true (1).
+    const std::uint64_t stored = arg.type == ScalarType::Bool ? std::uint64_t{v != 0} : v;
+    std::memcpy(bytes.data(), &stored, bytes.size());
   }
   return bytes;
 }

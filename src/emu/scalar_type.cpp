@@ -20,7 +20,7 @@ constexpr TypeInfo kTypes[] = {
     {ScalarType::I32, "i32", 4, false, true, "<i4"},   {ScalarType::U32, "u32", 4, false, false, "<u4"},
     {ScalarType::I64, "i64", 8, false, true, "<i8"},   {ScalarType::U64, "u64", 8, false, false, "<u8"},
     {ScalarType::F16, "f16", 2, true, true, "<f2"},    {ScalarType::F32, "f32", 4, true, true, "<f4"},
-    {ScalarType::F64, "f64", 8, true, true, "<f8"},
+    {ScalarType::F64, "f64", 8, true, true, "<f8"},     {ScalarType::Bool, "bool", 1, false, false, "|b1"},
 };
 const TypeInfo& info(ScalarType t) { return kTypes[static_cast<int>(t)]; }
 }  // namespace

@@ -167,6 +167,9 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
   const std::uint32_t size = si.accessBytes;
   const std::uint64_t bytes = lanes * size;
   switch (si.space) {
+    // A texture fetch reads its texels from global memory (one per lane in the trace), so it
+    // counts as a global load, as the timing engine's memory counters count it.
+    case MemorySpace::Texture:
     case MemorySpace::Global: {
       GlobalCounters& g = si.kind == InstrKind::Atomic ? c.globalAtomics
                           : si.kind == InstrKind::Store ? c.globalStores
@@ -213,7 +216,6 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
       return;
     }
     case MemorySpace::None:
-    case MemorySpace::Texture:
       return;
   }
 }

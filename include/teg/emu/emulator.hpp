@@ -12,12 +12,12 @@
 //   emu::RunSummary summary = emulator.run(options);  // throws teg::Error on a kernel fault
 //   std::span<const std::byte> y = emulator.buffer("y");
 //
-// Memory: global memory is a sparse set of device allocations (one per buffer argument, one per
-// module `.global` variable), each at its own 512-byte-aligned address with an unmapped gap after
-// it; any access outside an allocation is an error. Shared, local, const and kernel-parameter
-// memory live in generic-address windows (see kSharedWindow...), so cvta and generic loads and
-// stores resolve to the right space. Errors name block, thread, instruction (with its .loc source
-// line) and address, like compute-sanitizer.
+// Memory: global memory is a sparse set of device allocations (one per buffer argument or struct
+// field, one per texture, one per module `.global` variable), each at its own 512-byte-aligned
+// address with an unmapped gap after it; any access outside an allocation is an error. Shared,
+// local, const and kernel-parameter memory live in generic-address windows (see kSharedWindow...),
+// so cvta and generic loads and stores resolve to the right space. Errors name block, thread,
+// instruction (with its .loc source line) and address, like compute-sanitizer.
 //
 // Listener ordering: the listener hears beginKernel, then each emulated block whole (beginBlock,
 // its warps' instructions interleaved as they ran, endBlock) in increasing linear block order,
@@ -120,6 +120,19 @@ class Emulator {
   std::uint64_t addZeroedBuffer(const std::string& name, std::uint64_t bytes);
   // Appends a by-value parameter (its bytes, little-endian, of the parameter's size).
   void addScalar(const std::string& name, std::span<const std::byte> bytes);
+  // Appends a struct parameter: its buffer fields get allocations named "<name>.<field>", its
+  // texture fields texture objects; the packed size must be the parameter's.
+  void addStruct(const std::string& name, const StructArg& value);
+  // Appends a texture-object parameter (cudaTextureObject_t, 64 bits): its texels get an
+  // allocation named `name`. Returns the handle the kernel receives.
+  std::uint64_t addTexture(const std::string& name, const TextureArg& texture);
+  // Fills a module `__constant__` or `__device__` variable (by its name in the source or in the
+  // PTX), as cudaMemcpyToSymbol would: the variable's declared size fixes the element count.
+  // `where` prefixes error messages (e.g. "launch.json: symbols.coeffs").
+  void setSymbol(const std::string& name, ScalarType type, const BufferInit& init, const std::string& where = "");
+  // Fills a struct variable (`__constant__ Params c;`) with `fields` packed as a struct argument;
+  // buffer fields get allocations named "<name>.<field>".
+  void setSymbol(const std::string& name, const StructArg& fields, const std::string& where = "");
 
   // Runs the kernel (all its blocks, or options.blocks). May be called again; memory keeps the
   // state the previous run left.
@@ -129,6 +142,8 @@ class Emulator {
   [[nodiscard]] std::span<const std::byte> buffer(std::string_view name) const;
   [[nodiscard]] std::span<std::byte> mutableBuffer(std::string_view name);
   [[nodiscard]] std::uint64_t bufferAddress(std::string_view name) const;
+  // Contents of a module `__constant__` or `__device__` variable, by its source or PTX name.
+  [[nodiscard]] std::span<const std::byte> symbol(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> bufferNames() const;
 
   // The kernel's static description (one StaticInstruction per pc), as the listener receives it.

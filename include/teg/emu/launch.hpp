@@ -10,8 +10,28 @@
 //             {"name": "n", "scalar": {"type": "i32", "value": 1048576}}]}
 //
 // Initialisers: "zeros", "iota", {"constant": x}, {"random": {"seed", "min", "max"}},
-// {"file": "x.bin"} (raw little-endian) or {"file": "x.npy"} (NumPy .npy, dtype must match).
-// Paths are relative to the launch file. Every error names the file and the field.
+// {"values": [x, y, ...]} (every element listed), {"file": "x.bin"} (raw little-endian) or
+// {"file": "x.npy"} (NumPy .npy, dtype must match). Paths are relative to the launch file.
+// Every error names the file and the field.
+//
+// Types: i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 and bool (one byte, 0 or 1; a scalar's value
+// may be true or false).
+//
+// What real kernels pass besides pointers and scalars:
+//   - a struct by value: {"name": "p", "struct": [<fields>]}, each field written like an argument
+//     (scalar, buffer, nested struct, texture) and packed in order with natural alignment, as the
+//     C++ ABI lays out `struct Params {int n; float a; float* x;}`; a buffer field's allocation is
+//     named "p.x". The packed size must equal the PTX parameter's.
+//   - a texture object (cudaTextureObject_t): {"name": "t", "texture": {"type": "f32",
+//     "channels": 1, "width": 64, "height": 32, "pitch": 256, "init": ..., "address": "clamp",
+//     "filter": "linear", "normalized_coords": false, "read": "element"}}: a texture bound to its
+//     own buffer (named like the argument) of width × height texels (height absent: 1-D, as
+//     tex1Dfetch's linear memory), rows `pitch` bytes apart (default: packed).
+//   - `__constant__` and `__device__` variables, as cudaMemcpyToSymbol fills them: top-level
+//     "symbols": {"coeffs": {"type": "f32", "init": {"values": [...]}}}; the variable's declared
+//     size fixes the count, which the initialiser must fill exactly. A struct variable
+//     (`__constant__ SimParams params;`) takes {"struct": [<fields>]}, packed as a struct argument
+//     and as large as the variable.
 #pragma once
 
 #include <array>
@@ -41,7 +61,10 @@ struct RandomInit {
 struct FileInit {
   std::string path;  // resolved (absolute or relative to the working directory)
 };
-using BufferInit = std::variant<ZerosInit, IotaInit, ConstantInit, RandomInit, FileInit>;
+struct ValuesInit {
+  std::vector<double> values;  // one per element, each representable in the element type
+};
+using BufferInit = std::variant<ZerosInit, IotaInit, ConstantInit, RandomInit, FileInit, ValuesInit>;
 
 struct ExpectedValues {
   BufferInit values;      // usually a FileInit; any initialiser is accepted
@@ -61,10 +84,52 @@ struct ScalarArg {
   std::variant<std::int64_t, std::uint64_t, double> value;
 };
 
+struct LaunchArg;
+
+// A struct passed by value: its fields in declaration order.
+struct StructArg {
+  std::vector<LaunchArg> fields;
+};
+
+// cudaTextureDesc's choices (CUDA C++ Programming Guide, "Texture Fetching").
+enum class TextureAddressMode { Wrap, Clamp, Mirror, Border };
+enum class TextureFilter { Point, Linear };
+enum class TextureReadMode { Element, NormalizedFloat };
+
+// A texture object bound to its own linear (1-D) or pitched 2-D buffer.
+struct TextureArg {
+  ScalarType type = ScalarType::F32;  // of one channel
+  std::uint32_t channels = 1;         // 1, 2 or 4 (float, float2, float4...)
+  std::uint64_t width = 0;            // texels per row
+  std::uint64_t height = 0;           // rows; 0 = a 1-D texture
+  std::uint64_t pitchBytes = 0;       // bytes from one row to the next (≥ width × texel size)
+  BufferInit init = ZerosInit{};
+  TextureAddressMode address = TextureAddressMode::Clamp;  // every dimension
+  TextureFilter filter = TextureFilter::Point;
+  TextureReadMode read = TextureReadMode::Element;
+  bool normalizedCoords = false;
+  [[nodiscard]] std::uint32_t texelBytes() const {
+    return channels * static_cast<std::uint32_t>(scalarTypeSize(type));
+  }
+  // Elements of `type` in the buffer: pitch × rows.
+  [[nodiscard]] std::uint64_t elementCount() const {
+    return pitchBytes / static_cast<std::uint64_t>(scalarTypeSize(type)) * (height == 0 ? 1 : height);
+  }
+};
+
 struct LaunchArg {
   std::string name;
-  std::variant<ScalarArg, BufferArg> value;
+  std::variant<ScalarArg, BufferArg, StructArg, TextureArg> value;
   [[nodiscard]] bool isBuffer() const { return std::holds_alternative<BufferArg>(value); }
+};
+
+// A `__constant__` or `__device__` variable filled before the launch (cudaMemcpyToSymbol):
+// elements of `type` from `init`, or, for a struct variable, `fields` packed as a struct argument.
+struct SymbolInit {
+  std::string name;  // as in the source (or the PTX name)
+  ScalarType type = ScalarType::F32;
+  BufferInit init = ZerosInit{};
+  std::optional<StructArg> fields;
 };
 
 struct LaunchDescription {
@@ -76,7 +141,16 @@ struct LaunchDescription {
   // cudaFuncAttributePreferredSharedMemoryCarveout, percent 0..100; -1 = the default (largest).
   int carveoutPercent = -1;
   std::vector<LaunchArg> args;
+  std::vector<SymbolInit> symbols;
 };
+
+// Every buffer of a launch with the name its allocation has: buffer arguments by their name,
+// buffer fields of structs as "struct.field" (nested: "a.b.c"), of struct symbols likewise.
+struct NamedBuffer {
+  std::string name;
+  const BufferArg* buffer = nullptr;
+};
+std::vector<NamedBuffer> launchBuffers(const LaunchDescription& launch);
 
 // Parses a launch description; `file` names it in messages and anchors relative paths.
 LaunchDescription parseLaunch(const std::string& jsonText, const std::string& file);

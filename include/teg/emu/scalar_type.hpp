@@ -7,7 +7,8 @@
 
 namespace teg::emu {
 
-enum class ScalarType { I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, F64 };
+// Bool is C++'s bool as CUDA stores it: one byte holding 0 or 1 (a `bool` parameter is `.param .u8`).
+enum class ScalarType { I8, U8, I16, U16, I32, U32, I64, U64, F16, F32, F64, Bool };
 
 const char* scalarTypeName(ScalarType t);                         // "f32"
 std::optional<ScalarType> scalarTypeFromName(const std::string&);  // "f32" -> F32

@@ -55,11 +55,11 @@ TEST(Launch, ErrorsNameTheFileAndTheField) {
             "/work/l.json: grid[0]: must be between 1 and 2^32-1");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32,
                         "args": [{"name": "x", "buffer": {"type": "f33", "count": 4}}]})"),
-            "/work/l.json: args[0].buffer.type: unknown type 'f33' (expected i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64)");
+            "/work/l.json: args[0].buffer.type: unknown type 'f33' (expected i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 bool)");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "grid": 1, "block": 32})"), "/work/l.json: kernel: missing");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "blocks": 2})"),
             "/work/l.json: blocks: unknown field (expected one of: source, kernel, grid, block, "
-            "dynamic_smem, carveout, args, description)");
+            "dynamic_smem, carveout, args, symbols, description)");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "carveout": 101})"),
             "/work/l.json: carveout: 101 is larger than the maximum 100");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32,

@@ -160,15 +160,20 @@ Module parseBody(const std::string& body) {
 TEST(PtxParser, UnmodelledInstructionsAreKeptAndFlagged) {
   const Module m = parseBody(
       "\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<2>;\n"
-      "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];\n"
-      "\tadd.f32 %f1, %f2, %f3;\n");
+      "\ttld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];\n"
+      "\tadd.f32 %f1, %f2, %f3;\n"
+      "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];\n");
   const Function& f = m.functions[0];
-  ASSERT_EQ(f.instructions.size(), 2u);
-  EXPECT_EQ(f.instructions[0].opcode, Opcode::Tex);
+  ASSERT_EQ(f.instructions.size(), 3u);
+  EXPECT_EQ(f.instructions[0].opcode, Opcode::Tld4);
   EXPECT_TRUE(f.instructions[0].unmodelled());
   EXPECT_EQ(f.instructions[0].instrClass, InstrClass::Texture);
   EXPECT_EQ(f.operandsOf(f.instructions[0])[1].kind, OperandKind::List);
   EXPECT_FALSE(f.instructions[1].unmodelled());
+  // tex is modelled (the emulator samples textures); its coordinates are a list too.
+  EXPECT_EQ(f.instructions[2].opcode, Opcode::Tex);
+  EXPECT_FALSE(f.instructions[2].unmodelled());
+  EXPECT_EQ(f.operandsOf(f.instructions[2])[1].kind, OperandKind::List);
   EXPECT_TRUE(m.warnings.empty());
 }
 

@@ -375,3 +375,26 @@ TEST(WhatIfModel, NoDivergencePacksHalfMaskedInstructionsIntoHalfAsMany) {
 }
 
 }  // namespace
+
+TEST(MemoryModel, TextureFetchesAreLoadsThroughTheL1) {
+  // A texture fetch as the emulator traces it (a Load in the Texture space, cache operator L1,
+  // one 4-byte texel per lane): on a device whose plain global loads skip the L1, 100 fetches of
+  // one line still miss once (4 sectors) and hit 99 times; the result is a long-latency load.
+  auto fetch = memory(InstrKind::Load, MemorySpace::Texture, {1}, {2});
+  fetch.cache = teg::trace::CachePolicy::CacheL1;
+  auto config = simpleConfig(4, 1, 1);
+  config.l1CachesGlobalLoads = false;
+  config.l1Bytes = 16384;
+  const auto r = runSynthetic(
+      config, {}, kernelOf({fetch}, 1, 32), [](auto, auto) { return repeat(0, 100); },
+      [](auto, auto, std::size_t, int lane) { return 4096ull + 4ull * static_cast<std::uint64_t>(lane); });
+  EXPECT_EQ(r.memory.l1Hits, 99u * 4u);
+  EXPECT_EQ(r.memory.dramSectors, 4u);
+  // Without an L1 (cc 1.x here) every fetch goes to the memory below.
+  config.l1Bytes = 0;
+  const auto uncached = runSynthetic(
+      config, {}, kernelOf({fetch}, 1, 32), [](auto, auto) { return repeat(0, 100); },
+      [](auto, auto, std::size_t, int lane) { return 4096ull + 4ull * static_cast<std::uint64_t>(lane); });
+  EXPECT_EQ(uncached.memory.l1Hits, 0u);
+  EXPECT_EQ(uncached.memory.dramSectors, 400u);
+}
