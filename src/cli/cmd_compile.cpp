@@ -3,14 +3,15 @@
 // models start from), optionally saving the PTX.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "command.hpp"
+#include "compile_flags.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/output_file.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
@@ -22,7 +23,8 @@ struct CompileArgs {
   std::string arch = "sm_80";
   std::string ptxOut;
   bool json = false;
-  std::vector<std::string> nvccArgs;
+  std::vector<std::string> nvccArgs;   // after `--`
+  toolchain::CompileOptions compile;   // -I, -D, --nvcc-arg, --no-cache
 };
 
 nlohmann::json toJson(const toolchain::KernelResources& k) {
@@ -83,19 +85,18 @@ std::string warningsOnly(const std::string& log) {
 }
 
 void run(const CompileArgs& a) {
-  toolchain::CompileOptions options;
+  toolchain::CompileOptions options = a.compile;
   options.arch = a.arch;
-  options.extraArgs = a.nvccArgs;
+  options.extraArgs.insert(options.extraArgs.end(), a.nvccArgs.begin(), a.nvccArgs.end());
   const auto result = toolchain::compileCuda(a.file, options);
 
   if (!a.ptxOut.empty()) {
-    std::ofstream out(a.ptxOut, std::ios::binary);
-    out << result.ptx;
-    if (!out) throw Error(SourceLocation{a.ptxOut}, "cannot write the PTX");
+    writeOutputFile(a.ptxOut, result.ptx);
   }
   if (a.json) {
     nlohmann::json j{{"source", a.file}, {"arch", a.arch}, {"command", result.command},
-                     {"kernels", nlohmann::json::array()}, {"log", result.log}};
+                     {"kernels", nlohmann::json::array()}, {"log", result.log},
+                     {"from_cache", result.fromCache}};
     for (const auto& k : result.kernels) j["kernels"].push_back(toJson(k));
     if (!a.ptxOut.empty()) j["ptx_out"] = a.ptxOut;
     std::cout << j.dump(2) << "\n";
@@ -117,6 +118,7 @@ void registerCompileCommand(CLI::App& app, Context&) {
       ->capture_default_str();
   app.add_flag("--json", args->json, "Print JSON instead of a table");
   app.add_option("--ptx-out", args->ptxOut, "Write the module's PTX to this file");
+  addCompileFlags(app, args->compile);
   app.add_option("nvcc-args", args->nvccArgs,
                  "Extra nvcc arguments, after `--` (e.g. -- -maxrregcount=32 -DN=1024)");
   app.footer("Example: teg compile examples/kernels/vector_add.cu --arch sm_86 -- -maxrregcount=32\n");

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "compile_flags.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/analysis/what_if.hpp"
 #include "teg/report/timing_view.hpp"
@@ -21,7 +22,8 @@ namespace {
 
 struct PredictArgs {
   std::string launch, gpu, cu, kernel, grid, block, traceOut;
-  std::vector<std::string> scalars, whatIfs, nvccArgs;
+  std::vector<std::string> scalars, whatIfs;
+  toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
   bool json = false, full = false, noTimeline = false;
   std::uint64_t sampleBlocks = 0, maxInstructions = 0;
   unsigned threads = 1;
@@ -149,7 +151,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
       ->check(CLI::Range(0, 100));
   app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
   app.add_option("--trace-out", a->traceOut, "Also write the simulated SM's warp trace (binary) here");
-  app.add_option("--nvcc-arg", a->nvccArgs, "Extra argument for nvcc (repeatable)");
+  addCompileFlags(app, a->compile);
   app.add_flag("--no-timeline", a->noTimeline, "Leave the per-warp timeline out of the text report");
   app.add_flag("--json", a->json, "Print JSON");
   app.callback([a, dynSmem, &context] {
@@ -164,7 +166,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.peerBlocks = a->peerBlocks;
     request.threads = a->threads;
     request.maxInstructions = a->maxInstructions;
-    request.nvccArgs = a->nvccArgs;
+    request.compile = a->compile;
     if (a->regs >= 0) request.registersPerThread = a->regs;
     request.traceOut = a->traceOut;
     const analysis::Prediction p = analysis::predict(request);

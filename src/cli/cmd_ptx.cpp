@@ -14,6 +14,7 @@
 #include "teg/ptx/stats.hpp"
 #include "teg/report/table.hpp"
 #include "teg/toolchain/compiler.hpp"
+#include "compile_flags.hpp"
 
 namespace teg::cli {
 namespace {
@@ -30,10 +31,10 @@ struct Input {
   bool compiled = false;
 };
 
-Input readInput(const std::string& path, const std::string& arch) {
+Input readInput(const std::string& path, const std::string& arch, const toolchain::CompileOptions& compile) {
   Input input;
   if (endsWith(path, ".cu")) {
-    toolchain::CompileOptions options;
+    toolchain::CompileOptions options = compile;
     options.arch = arch;
     toolchain::CompileResult result = toolchain::compileCuda(path, options);
     input.module = ptx::parseModule(result.ptx, path + " (ptx)");
@@ -69,8 +70,9 @@ std::string mixSummary(const ptx::FunctionStats& s) {
   return out;
 }
 
-void runStats(const std::string& path, const std::string& arch, bool asJson, bool allFunctions) {
-  const Input input = readInput(path, arch);
+void runStats(const std::string& path, const std::string& arch, bool asJson, bool allFunctions,
+              const toolchain::CompileOptions& compile) {
+  const Input input = readInput(path, arch, compile);
   const ptx::Module& m = input.module;
   std::vector<ptx::FunctionStats> stats;
   for (const auto& f : m.functions)
@@ -123,8 +125,8 @@ void runStats(const std::string& path, const std::string& arch, bool asJson, boo
     std::cout << "\nregs alloc is n/a for a .ptx input: give the .cu to get ptxas's allocation.\n";
 }
 
-void runCheck(const std::string& path, const std::string& arch, bool asJson) {
-  const Input input = readInput(path, arch);
+void runCheck(const std::string& path, const std::string& arch, bool asJson, const toolchain::CompileOptions& compile) {
+  const Input input = readInput(path, arch, compile);
   const ptx::Module& m = input.module;
   std::size_t instructions = 0, functions = 0;
   for (const auto& f : m.functions) {
@@ -153,6 +155,7 @@ void registerPtxCommand(CLI::App& app, Context&) {
     std::string arch = "sm_80";
     bool json = false;
     bool allFunctions = false;
+    toolchain::CompileOptions compile;
   };
   auto options = std::make_shared<Options>();
 
@@ -161,18 +164,21 @@ void registerPtxCommand(CLI::App& app, Context&) {
   stats->add_option("--arch", options->arch, "Target for a .cu input (sm_75 ... sm_120)")->capture_default_str();
   stats->add_flag("--json", options->json, "Machine-readable output");
   stats->add_flag("--functions", options->allFunctions, "Include non-inlined device functions (.func)");
-  stats->callback([options] { runStats(options->file, options->arch, options->json, options->allFunctions); });
+  addCompileFlags(*stats, options->compile);
+  stats->callback([options] { runStats(options->file, options->arch, options->json, options->allFunctions, options->compile); });
 
   CLI::App* check = app.add_subcommand("check", "Parse only: report the first error as file:line:col");
   check->add_option("file", options->file, "A .ptx or .cu file")->required()->check(CLI::ExistingFile);
   check->add_option("--arch", options->arch, "Target for a .cu input")->capture_default_str();
   check->add_flag("--json", options->json, "Machine-readable output");
-  check->callback([options] { runCheck(options->file, options->arch, options->json); });
+  addCompileFlags(*check, options->compile);
+  check->callback([options] { runCheck(options->file, options->arch, options->json, options->compile); });
 
   CLI::App* print = app.add_subcommand("print", "Parse and write the module back as PTX (round trip)");
   print->add_option("file", options->file, "A .ptx or .cu file")->required()->check(CLI::ExistingFile);
   print->add_option("--arch", options->arch, "Target for a .cu input")->capture_default_str();
-  print->callback([options] { std::cout << ptx::printModule(readInput(options->file, options->arch).module); });
+  addCompileFlags(*print, options->compile);
+  print->callback([options] { std::cout << ptx::printModule(readInput(options->file, options->arch, options->compile).module); });
 }
 
 }  // namespace teg::cli

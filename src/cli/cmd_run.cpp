@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "compile_flags.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "run_support.hpp"
 #include "teg/emu/emulator.hpp"
@@ -36,6 +37,7 @@ struct RunArgs {
   std::uint64_t maxInstructions = 0;
   unsigned threads = 1;
   std::string traceOut;
+  toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
 };
 
 using Program = analysis::KernelSource;
@@ -93,7 +95,7 @@ void runCommand(const RunArgs& a, Context& context) {
   const std::vector<Dump> dumps = parseDumps(a.dumps, launch);
   const emu::MemoryGeometry geometry = emu::MemoryGeometry::forDevice(gpu);
 
-  const Program program = analysis::loadKernelSource(launch, gpu);
+  const Program program = analysis::loadKernelSource(launch, gpu, a.compile);
   if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
   emu::Emulator emulator(program.module, launch);
   const trace::KernelInfo& info = emulator.kernelInfo();
@@ -256,6 +258,7 @@ void registerRunCommand(CLI::App& app, Context& context) {
                  "Stop with an error after this many warp instructions (0 = no limit)");
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
+  addCompileFlags(app, args->compile);
   app.callback([args, &context] { runCommand(*args, context); });
 }
 
