@@ -1,5 +1,6 @@
 // One nvcc run per compile: `-cubin -Xptxas -v` makes ptxas report each function's resources,
 // `--keep` leaves the PTX it assembled, so the PTX and the resources describe the same module.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -126,11 +127,18 @@ CompileResult compileCuda(const std::string& cuPath, const CompileOptions& optio
   // checks itself (their names are only known after a compile).
   std::optional<CompileCache> cache;
   std::string key;
-  if (options.useCache) {
+  // The cache needs -MMD -MF for the header list; a user's own dependency flags would clash.
+  const bool userDependencyFlags = std::any_of(flags.begin(), flags.end(), [](const std::string& f) {
+    return f.rfind("-M", 0) == 0 || f.find("dependenc") != std::string::npos;
+  });
+  if (options.useCache && !userDependencyFlags) {
     if (const auto dir = compileCacheDirectory()) {
       cache.emplace(*dir);
       std::string material = "teg compile\n" + nvcc + "\n" + nvccVersion(nvcc, scratch.path(), timeout) + "\n" +
                              fs::current_path().string() + "\n" + options.arch + "\n";
+      // nvcc adds these variables' flags to every command line.
+      for (const char* var : {"NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "NVCC_CCBIN"})
+        if (const char* v = std::getenv(var)) material += std::string(var) + "=" + v + "\n";
       for (const auto& f : flags) material += f + '\0';
       material += "\n" + cuPath + "\n" + sha256Hex(readInputFile(cuPath));
       key = sha256Hex(material);

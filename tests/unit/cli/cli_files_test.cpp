@@ -152,6 +152,48 @@ TEST_F(CliFiles, AnInterruptedRunLeavesNoOutputFile) {
   EXPECT_EQ(outputs(), std::vector<std::string>{});
 }
 
+// A process that is gone, or a zombie nobody reaped yet: it is not running.
+bool notRunning(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return true;
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
+
+TEST_F(CliFiles, AnInterruptedCompileStopsNvccToo) {
+  // nvcc runs in a process group of its own (so that its timeout can kill what it started), so
+  // the terminal's Ctrl-C no longer reaches it: teg's handler must kill the group.
+  fs::create_directories(dir_ / "bin");
+  const auto nvcc = dir_ / "bin" / "nvcc";
+  std::ofstream(nvcc) << "#!/bin/sh\nsleep 1000 &\necho $! > '" << path("child.pid") << ".tmp'\nmv '"
+                      << path("child.pid") << ".tmp' '" << path("child.pid") << "'\nwait\n";
+  fs::permissions(nvcc, fs::perms::owner_all);
+  write("k.cu", "__global__ void k() {}\n");
+  std::vector<std::string> args{TEG_EXECUTABLE, "compile", path("k.cu")};
+  std::vector<std::string> env{"PATH=" + (dir_ / "bin").string() + ":/usr/bin:/bin", "TEG_CACHE_DIR=" + path("cache")};
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, TEG_EXECUTABLE, nullptr, nullptr, argv.data(), envp.data()), 0);
+  for (int i = 0; i < 6000 && !fs::exists(path("child.pid")); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(path("child.pid"))) << "the fake nvcc never started";
+  long child = 0;
+  std::ifstream(path("child.pid")) >> child;
+  ASSERT_GT(child, 0);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  // SIGKILL is delivered before kill() returns in the handler; the process may take a moment
+  // to be torn down, so look a few times (bounded).
+  for (int i = 0; i < 500 && !notRunning(child); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(notRunning(child)) << "nvcc's child " << child << " still runs";
+}
+
 TEST_F(CliFiles, AFifoAsAnyInputIsRefusedWithoutBlocking) {
   // Before: each of these blocked forever in open() waiting for a writer.
   ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "teg/support/error.hpp"
 #include "teg/toolchain/compiler.hpp"
@@ -183,6 +184,17 @@ TEST_F(CompileCacheTest, OffWhenAskedTo) {
   EXPECT_FALSE(compile(options()).fromCache);
   unsetenv("TEG_NO_CACHE");
   EXPECT_FALSE(fs::exists(dir_ / "cache"));
+}
+
+TEST_F(CompileCacheTest, TheUsersOwnDependencyFlagsWinAndSkipTheCache) {
+  REQUIRE_NVCC();
+  CompileOptions o = options();
+  o.extraArgs = {"-MD", "-MF", (dir_ / "user.d").string()};
+  EXPECT_FALSE(compile(o).fromCache);
+  EXPECT_FALSE(compile(o).fromCache);
+  std::ifstream in(dir_ / "user.d");
+  const std::string deps((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_FALSE(parseDependencyFile(deps).empty()) << "the user's -MF file was not written";
 }
 
 TEST(CompileCacheDirectory, FromTheEnvironmentInOrder) {
