@@ -22,5 +22,7 @@ function(teg_unit_tests)
   target_compile_definitions(test_${T_MODULE} PRIVATE
     TEG_SOURCE_DIR="${PROJECT_SOURCE_DIR}" TEG_BINARY_DIR="${PROJECT_BINARY_DIR}")
   gtest_discover_tests(test_${T_MODULE} DISCOVERY_TIMEOUT 60
-    PROPERTIES ENVIRONMENT "TEG_DATA_DIR=${PROJECT_SOURCE_DIR}/data")
+    PROPERTIES ENVIRONMENT "TEG_DATA_DIR=${PROJECT_SOURCE_DIR}/data"
+    # Compiles in tests go to a cache in the build tree, not the user's ~/.cache/teg.
+    ENVIRONMENT_MODIFICATION "TEG_CACHE_DIR=set:${PROJECT_BINARY_DIR}/test-compile-cache")
 endfunction()

@@ -5,7 +5,7 @@ set -euo pipefail
 
 APT_PACKAGES=(
   cmake ninja-build g++ clang ccache
-  libcli11-dev nlohmann-json3-dev libfmt-dev libeigen3-dev libtbb-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libeigen3-dev libtbb-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-pip
 )

@@ -23,8 +23,10 @@ const toolchain::CompileResult& compileOnce(const std::string& source, const too
   static std::map<std::string, toolchain::CompileResult> cache;
   std::error_code ec;
   const auto stamp = std::filesystem::last_write_time(source, ec);
-  std::string key = fmt::format("{}|{}|{}", std::filesystem::absolute(source).string(),
-                                ec ? 0 : stamp.time_since_epoch().count(), options.arch);
+  std::string key = fmt::format("{}|{}|{}|{}", std::filesystem::absolute(source).string(),
+                                ec ? 0 : stamp.time_since_epoch().count(), options.arch, options.useCache);
+  for (const auto& a : options.includeDirs) key += "|-I" + a;
+  for (const auto& a : options.defines) key += "|-D" + a;
   for (const auto& a : options.extraArgs) key += "|" + a;
   std::lock_guard lock(mutex);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
@@ -33,7 +35,7 @@ const toolchain::CompileResult& compileOnce(const std::string& source, const too
 }  // namespace
 
 KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device::Device& gpu,
-                              const std::vector<std::string>& nvccArgs) {
+                              const toolchain::CompileOptions& compile) {
   KernelSource s;
   const auto ext = std::filesystem::path(launch.source).extension().string();
   if (ext == ".ptx") {
@@ -42,14 +44,19 @@ KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device
   }
   if (ext != ".cu")
     throw Error(fmt::format("{}: source '{}' must be a .cu or .ptx file", launch.file, launch.source));
-  toolchain::CompileOptions options;
+  toolchain::CompileOptions options = compile;
+  const auto prepend = [](std::vector<std::string>& to, const std::vector<std::string>& first) {
+    to.insert(to.begin(), first.begin(), first.end());
+  };
+  prepend(options.includeDirs, launch.includeDirs);
+  prepend(options.defines, launch.defines);
+  prepend(options.extraArgs, launch.nvccArgs);
   options.arch = gpu.cc.smName();
   if (gpu.cc.code() < kOldestNvccTarget) {
     options.arch = fmt::format("sm_{}", kOldestNvccTarget);
     s.note = fmt::format("nvcc 13 cannot target {} ({}); its {} PTX stands in for the kernel's code",
                          gpu.cc.smName(), gpu.name, options.arch);
   }
-  options.extraArgs = nvccArgs;
   const toolchain::CompileResult& compiled = compileOnce(launch.source, options);
   s.arch = options.arch;
   s.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)");

@@ -21,7 +21,7 @@ namespace teg::analysis {
 Prediction predict(const PredictRequest& request) {
   if (request.device == nullptr) throw Error("predict: no GPU given");
   const device::Device& gpu = *request.device;
-  KernelSource source = loadKernelSource(request.launch, gpu, request.nvccArgs);
+  KernelSource source = loadKernelSource(request.launch, gpu, request.compile);
   emu::Emulator emulator(source.module, request.launch);
   Prediction p;
   p.kernel = emulator.kernelInfo();

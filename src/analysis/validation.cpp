@@ -12,6 +12,7 @@
 #include "teg/analysis/predict.hpp"
 #include "teg/support/data_dir.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/input_file.hpp"
 #include "teg/support/json_file.hpp"
 
 namespace teg::analysis {
@@ -35,10 +36,7 @@ emu::Dim3 dimFrom(const json& j, const std::string& where) {
 
 // A CSV of data/validation: a header line, then comma-separated fields (no field holds a comma).
 std::vector<std::map<std::string, std::string>> readCsv(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw Error(fmt::format("{}: not a readable file", path));
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("{}: cannot read", path));
+  std::istringstream in(readInputFile(path));
   std::vector<std::string> header;
   std::vector<std::map<std::string, std::string>> rows;
   std::string line;

@@ -3,15 +3,16 @@
 // models start from), or for the one kernel --kernel names, optionally saving the PTX.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "command.hpp"
+#include "compile_flags.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/kernel_name.hpp"
+#include "teg/support/output_file.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
@@ -24,7 +25,8 @@ struct CompileArgs {
   std::string ptxOut;
   std::string kernel;  // show only this kernel (any name support/kernel_name.hpp accepts)
   bool json = false;
-  std::vector<std::string> nvccArgs;
+  std::vector<std::string> nvccArgs;   // after `--`
+  toolchain::CompileOptions compile;   // -I, -D, --nvcc-arg, --no-cache
 };
 
 nlohmann::json toJson(const toolchain::KernelResources& k) {
@@ -86,9 +88,9 @@ std::string warningsOnly(const std::string& log) {
 }
 
 void run(const CompileArgs& a) {
-  toolchain::CompileOptions options;
+  toolchain::CompileOptions options = a.compile;
   options.arch = a.arch;
-  options.extraArgs = a.nvccArgs;
+  options.extraArgs.insert(options.extraArgs.end(), a.nvccArgs.begin(), a.nvccArgs.end());
   auto result = toolchain::compileCuda(a.file, options);
   if (!a.kernel.empty()) {
     std::vector<std::string> symbols;
@@ -103,13 +105,12 @@ void run(const CompileArgs& a) {
   }
 
   if (!a.ptxOut.empty()) {
-    std::ofstream out(a.ptxOut, std::ios::binary);
-    out << result.ptx;
-    if (!out) throw Error(SourceLocation{a.ptxOut}, "cannot write the PTX");
+    writeOutputFile(a.ptxOut, result.ptx);
   }
   if (a.json) {
     nlohmann::json j{{"source", a.file}, {"arch", a.arch}, {"command", result.command},
-                     {"kernels", nlohmann::json::array()}, {"log", result.log}};
+                     {"kernels", nlohmann::json::array()}, {"log", result.log},
+                     {"from_cache", result.fromCache}};
     for (const auto& k : result.kernels) j["kernels"].push_back(toJson(k));
     if (!a.ptxOut.empty()) j["ptx_out"] = a.ptxOut;
     std::cout << j.dump(2) << "\n";
@@ -134,6 +135,7 @@ void registerCompileCommand(CLI::App& app, Context&) {
                  "(\"scale<float>\"), its signature or its mangled name");
   app.add_flag("--json", args->json, "Print JSON instead of a table");
   app.add_option("--ptx-out", args->ptxOut, "Write the module's PTX to this file");
+  addCompileFlags(app, args->compile);
   app.add_option("nvcc-args", args->nvccArgs,
                  "Extra nvcc arguments, after `--` (e.g. -- -maxrregcount=32 -DN=1024)");
   app.footer("Example: teg compile examples/kernels/vector_add.cu --arch sm_86 -- -maxrregcount=32\n");

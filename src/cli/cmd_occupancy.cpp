@@ -4,12 +4,13 @@
 // registers and shared memory straight from ptxas (--cu/--kernel).
 #include <fmt/format.h>
 
-#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "command.hpp"
+#include "compile_flags.hpp"
 #include "teg/occupancy/batch.hpp"
 #include "teg/occupancy/cliffs.hpp"
 #include "teg/occupancy/occupancy.hpp"
@@ -17,6 +18,7 @@
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/kernel_name.hpp"
+#include "teg/support/input_file.hpp"
 #include "teg/toolchain/compiler.hpp"
 
 namespace teg::cli {
@@ -41,7 +43,7 @@ struct Options {
   std::string batchFile;
   std::string cuFile;
   std::string kernel;
-  std::vector<std::string> nvccArgs;
+  toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache (with --cu)
 };
 
 std::string gpuLabel(const Device& d) {
@@ -253,20 +255,17 @@ void showSuggestion(const Device& d, const Launch& launch, bool asJson) {
 void runBatchFile(Context& context, const std::string& file) {
   const auto& db = context.devices();
   DeviceResolver resolve = [&db](const std::string& name) -> const Device& { return db.find(name); };
-  std::ios::sync_with_stdio(false);
   if (file == "-") {
     runBatch(std::cin, std::cout, resolve);
     return;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the batch file", file));
+  std::istringstream in(readInputFile(file));
   runBatch(in, std::cout, resolve);
 }
 
 json kernelResources(const Device& d, const Options& o, Launch& launch) {
-  toolchain::CompileOptions options;
+  toolchain::CompileOptions options = o.compile;
   options.arch = d.cc.smName();
-  options.extraArgs = o.nvccArgs;
   toolchain::CompileResult compiled;
   try {
     compiled = toolchain::compileCuda(o.cuFile, options);
@@ -351,7 +350,7 @@ void registerOccupancyCommand(CLI::App& app, Context& context) {
   app.add_option("--cu", o->cuFile, "A .cu file: compile it for --gpu and take the kernel's registers "
                                     "and static shared memory from ptxas");
   app.add_option("--kernel", o->kernel, "Kernel name in --cu (plain or mangled)");
-  app.add_option("--nvcc-arg", o->nvccArgs, "Extra argument for nvcc with --cu (repeatable)");
+  addCompileFlags(app, o->compile);
   app.callback([o, &context] { run(context, *o); });
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "compile_flags.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/analysis/what_if.hpp"
 #include "teg/report/achieved_view.hpp"
@@ -23,7 +24,8 @@ namespace {
 
 struct PredictArgs {
   std::string launch, gpu, cu, kernel, grid, block, traceOut;
-  std::vector<std::string> scalars, whatIfs, nvccArgs;
+  std::vector<std::string> scalars, whatIfs;
+  toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
   bool json = false, full = false, noTimeline = false;
   std::uint64_t sampleBlocks = 0, maxInstructions = 0;
   std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;
@@ -160,7 +162,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
       ->check(CLI::Range(0, 100));
   app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
   app.add_option("--trace-out", a->traceOut, "Also write the simulated SM's warp trace (binary) here");
-  app.add_option("--nvcc-arg", a->nvccArgs, "Extra argument for nvcc (repeatable)");
+  addCompileFlags(app, a->compile);
   app.add_flag("--no-timeline", a->noTimeline, "Leave the per-warp timeline out of the text report");
   app.add_flag("--json", a->json, "Print JSON");
   app.callback([a, dynSmem, &context] {
@@ -177,7 +179,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.maxInstructions = a->maxInstructions;
     request.maxBlockInstructions = a->maxBlockInstructions;
     request.maxTraceRecords = a->maxTraceRecords;
-    request.nvccArgs = a->nvccArgs;
+    request.compile = a->compile;
     if (a->regs >= 0) request.registersPerThread = a->regs;
     request.traceOut = a->traceOut;
     Progress progress(std::cerr, progressWanted(a->json));

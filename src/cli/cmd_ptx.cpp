@@ -16,6 +16,7 @@
 #include "teg/report/table.hpp"
 #include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
+#include "compile_flags.hpp"
 
 namespace teg::cli {
 namespace {
@@ -32,10 +33,10 @@ struct Input {
   bool compiled = false;
 };
 
-Input readInput(const std::string& path, const std::string& arch) {
+Input readInput(const std::string& path, const std::string& arch, const toolchain::CompileOptions& compile) {
   Input input;
   if (endsWith(path, ".cu")) {
-    toolchain::CompileOptions options;
+    toolchain::CompileOptions options = compile;
     options.arch = arch;
     toolchain::CompileResult result = toolchain::compileCuda(path, options);
     input.module = ptx::parseModule(result.ptx, path + " (ptx)");
@@ -72,8 +73,8 @@ std::string mixSummary(const ptx::FunctionStats& s) {
 }
 
 void runStats(const std::string& path, const std::string& arch, bool asJson, bool allFunctions,
-              const std::string& kernel) {
-  const Input input = readInput(path, arch);
+              const std::string& kernel, const toolchain::CompileOptions& compile) {
+  const Input input = readInput(path, arch, compile);
   const ptx::Module& m = input.module;
   std::vector<ptx::FunctionStats> stats;
   if (!kernel.empty()) {
@@ -131,8 +132,8 @@ void runStats(const std::string& path, const std::string& arch, bool asJson, boo
     std::cout << "\nregs alloc is n/a for a .ptx input: give the .cu to get ptxas's allocation.\n";
 }
 
-void runCheck(const std::string& path, const std::string& arch, bool asJson) {
-  const Input input = readInput(path, arch);
+void runCheck(const std::string& path, const std::string& arch, bool asJson, const toolchain::CompileOptions& compile) {
+  const Input input = readInput(path, arch, compile);
   const ptx::Module& m = input.module;
   std::size_t instructions = 0, functions = 0;
   for (const auto& f : m.functions) {
@@ -162,6 +163,7 @@ void registerPtxCommand(CLI::App& app, Context&) {
     bool json = false;
     bool allFunctions = false;
     std::string kernel;
+    toolchain::CompileOptions compile;
   };
   auto options = std::make_shared<Options>();
 
@@ -173,20 +175,23 @@ void registerPtxCommand(CLI::App& app, Context&) {
   stats->add_option("--kernel", options->kernel,
                     "Only this kernel: its plain name when unique, with template arguments, its signature or "
                     "its mangled name");
+  addCompileFlags(*stats, options->compile);
   stats->callback([options] {
-    runStats(options->file, options->arch, options->json, options->allFunctions, options->kernel);
+    runStats(options->file, options->arch, options->json, options->allFunctions, options->kernel, options->compile);
   });
 
   CLI::App* check = app.add_subcommand("check", "Parse only: report the first error as file:line:col");
   check->add_option("file", options->file, "A .ptx or .cu file")->required()->check(CLI::ExistingFile);
   check->add_option("--arch", options->arch, "Target for a .cu input")->capture_default_str();
   check->add_flag("--json", options->json, "Machine-readable output");
-  check->callback([options] { runCheck(options->file, options->arch, options->json); });
+  addCompileFlags(*check, options->compile);
+  check->callback([options] { runCheck(options->file, options->arch, options->json, options->compile); });
 
   CLI::App* print = app.add_subcommand("print", "Parse and write the module back as PTX (round trip)");
   print->add_option("file", options->file, "A .ptx or .cu file")->required()->check(CLI::ExistingFile);
   print->add_option("--arch", options->arch, "Target for a .cu input")->capture_default_str();
-  print->callback([options] { std::cout << ptx::printModule(readInput(options->file, options->arch).module); });
+  addCompileFlags(*print, options->compile);
+  print->callback([options] { std::cout << ptx::printModule(readInput(options->file, options->arch, options->compile).module); });
 }
 
 }  // namespace teg::cli

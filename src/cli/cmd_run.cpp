@@ -11,6 +11,7 @@
 
 #include "command.hpp"
 #include "teg/analysis/block_progress.hpp"
+#include "compile_flags.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "run_support.hpp"
 #include "teg/emu/emulator.hpp"
@@ -41,6 +42,7 @@ struct RunArgs {
   std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;
   unsigned threads = 1;
   std::string traceOut;
+  toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
 };
 
 using Program = analysis::KernelSource;
@@ -109,7 +111,7 @@ void runCommand(const RunArgs& a, Context& context) {
   const std::vector<Dump> dumps = parseDumps(a.dumps, launch);
   const emu::MemoryGeometry geometry = emu::MemoryGeometry::forDevice(gpu);
 
-  const Program program = analysis::loadKernelSource(launch, gpu);
+  const Program program = analysis::loadKernelSource(launch, gpu, a.compile);
   if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
   emu::Emulator emulator(program.module, launch);
   const trace::KernelInfo& info = emulator.kernelInfo();
@@ -292,6 +294,7 @@ void registerRunCommand(CLI::App& app, Context& context) {
       ->capture_default_str();
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
+  addCompileFlags(app, args->compile);
   app.callback([args, &context] { runCommand(*args, context); });
 }
 

@@ -3,8 +3,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
+#include <iostream>
 
+#include "checked_stdout.hpp"
 #include "command.hpp"
+#include "teg/support/cleanup.hpp"
 #include "teg/support/error.hpp"
 
 namespace teg::cli {
@@ -37,11 +41,27 @@ constexpr CommandEntry kCommands[] = {
      registerValidateCommand},
 };
 
+// Output that never reached its destination (`teg ... > /dev/full`) must not end in exit status
+// 0: flushed and checked here, once, at the end. Returns the exit status to use.
+int checkStandardOutput(const CheckedStdout& out, int status) {
+  std::cout.flush();
+  if (out.error() == 0) return status;
+  std::fprintf(stderr, "teg: error: cannot write standard output: %s\n", std::strerror(out.error()));
+  return status != 0 ? status : 1;
+}
+
 }  // namespace
 }  // namespace teg::cli
 
 int main(int argc, char** argv) {
   using namespace teg::cli;
+  // An interrupted run removes its unfinished output files and stops the nvcc it started.
+  teg::installCleanupHandlers();
+  // The C++ streams on their own buffers (fast std::cin for `occupancy --batch -`); cerr stays
+  // unit-buffered, so its order with stderr's fprintf holds.
+  std::ios::sync_with_stdio(false);
+  static CheckedStdout checkedStdout;  // static: outlives any late flush of std::cout
+  std::streambuf* const originalStdout = std::cout.rdbuf(&checkedStdout);
   CLI::App app{"teg — predicts how fast a CUDA kernel runs on an NVIDIA GPU, and why, without a GPU"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "teg 0.1.0");
@@ -53,16 +73,19 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
     command.registrar(*sub, context);
   }
+  int status = 0;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    status = app.exit(e);
   } catch (const teg::Error& e) {
     std::fprintf(stderr, "teg: error: %s\n", e.what());
-    return 1;
+    status = 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "teg: internal error: %s\n", e.what());
-    return 2;
+    status = 2;
   }
-  return 0;
+  status = checkStandardOutput(checkedStdout, status);
+  std::cout.rdbuf(originalStdout);
+  return status;
 }

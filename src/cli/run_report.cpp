@@ -1,12 +1,14 @@
 // teg run: statistics as text tables and JSON.
 #include <fmt/format.h>
 
-#include <fstream>
+#include <sstream>
 #include <map>
 
 #include "run_support.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/kernel_name.hpp"
+#include "teg/support/error.hpp"
+#include "teg/support/input_file.hpp"
 
 namespace teg::cli {
 
@@ -26,7 +28,12 @@ class SourceCache {
     auto it = files_.find(file);
     if (it == files_.end()) {
       std::vector<std::string> lines;
-      std::ifstream in(file);
+      // The PTX's .file names any path: a FIFO or a device there must not stall the report.
+      std::istringstream in;
+      try {
+        in.str(readInputFile(file));
+      } catch (const Error&) {
+      }
       for (std::string l; std::getline(in, l);) lines.push_back(l);
       it = files_.emplace(file, std::move(lines)).first;
     }

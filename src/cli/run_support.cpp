@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "teg/emu/npy.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/output_file.hpp"
 
 namespace teg::cli {
 
@@ -173,10 +173,7 @@ void writeDump(const std::string& path, emu::ScalarType type, std::span<const st
     emu::writeNpy(path, type, std::vector<std::byte>(bytes.begin(), bytes.end()));
     return;
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(fmt::format("--dump: cannot write '{}'", path));
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw Error(fmt::format("--dump: writing '{}' failed", path));
+  writeOutputFile(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace teg::cli

@@ -340,13 +340,28 @@ bool fitsInteger(ScalarType type, double value) {
   return value >= 0 && value < std::ldexp(1.0, bits);
 }
 
+// An optional array of non-empty strings (include_dirs, defines, nvcc_args).
+std::vector<std::string> stringList(const Fields& f, const std::string& key) {
+  std::vector<std::string> values;
+  if (!f.has(key)) return values;
+  const auto& v = f.at(key);
+  if (!v.is_array()) f.fail(key, "expected an array of strings");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string() || v[i].get<std::string>().empty())
+      f.fail(fmt::format("{}[{}]", key, i), "expected a non-empty string");
+    values.push_back(v[i].get<std::string>());
+  }
+  return values;
+}
+
 }  // namespace
 
 LaunchDescription parseLaunch(const std::string& jsonText, const std::string& file) {
   const json doc = parseJson(jsonText, file);
   if (!doc.is_object()) throw Error(fmt::format("{}: expected a JSON object at the top level", file));
   const Fields f(doc, file, "");
-  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "carveout", "args", "symbols", "description"});
+  f.rejectUnknown({"source", "kernel", "grid", "block", "dynamic_smem", "carveout", "args", "symbols", "description",
+                   "include_dirs", "defines", "nvcc_args"});
   LaunchDescription launch;
   launch.file = file;
   launch.source = resolvePath(file, f.string("source"));
@@ -356,6 +371,12 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
   if (f.has("dynamic_smem"))
     launch.dynamicSmem = static_cast<std::uint32_t>(f.unsignedInt("dynamic_smem", std::numeric_limits<std::uint32_t>::max()));
   if (f.has("carveout")) launch.carveoutPercent = static_cast<int>(f.unsignedInt("carveout", 100));
+  for (const auto& dir : stringList(f, "include_dirs")) launch.includeDirs.push_back(resolvePath(file, dir));
+  launch.defines = stringList(f, "defines");
+  for (std::size_t i = 0; i < launch.defines.size(); ++i)
+    if (launch.defines[i].front() == '=' || launch.defines[i].find_first_of(" \t\n") < launch.defines[i].find('='))
+      f.fail(fmt::format("defines[{}]", i), fmt::format("'{}' is not NAME or NAME=VALUE", launch.defines[i]));
+  launch.nvccArgs = stringList(f, "nvcc_args");
   if (f.has("args")) {
     const auto& args = f.at("args");
     if (!args.is_array()) f.fail("args", "expected an array");

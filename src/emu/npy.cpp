@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <fstream>
 #include <regex>
 
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
+#include "teg/support/output_file.hpp"
 
 namespace teg::emu {
 
@@ -92,14 +92,12 @@ void writeNpy(const std::string& path, ScalarType type, const std::vector<std::b
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw Error(fmt::format("cannot write '{}'", path));
-  out.write("\x93NUMPY\x01\x00", 8);
-  const char len[2] = {static_cast<char>(header.size() & 0xFF), static_cast<char>(header.size() >> 8)};
-  out.write(len, 2);
-  out << header;
-  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (!out) throw Error(fmt::format("cannot write '{}'", path));
+  std::string bytes("\x93NUMPY\x01\x00", 8);
+  bytes += static_cast<char>(header.size() & 0xFF);
+  bytes += static_cast<char>(header.size() >> 8);
+  bytes += header;
+  bytes.append(reinterpret_cast<const char*>(data.data()), data.size());
+  writeOutputFile(path, bytes);  // whole or not at all; errors name the path and the cause
 }
 
 }  // namespace teg::emu

@@ -16,6 +16,7 @@
 
 #include "lexer.hpp"
 #include "name_hash.hpp"
+#include "teg/support/input_file.hpp"
 
 namespace teg::ptx {
 namespace {
@@ -1347,11 +1348,7 @@ Module parseModule(std::string_view text, const std::string& fileName) {
 }
 
 Module parseFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(SourceLocation{path, 0, 0}, "cannot open file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = readInputFile(path);
   return parseModule(text, path);
 }
 

@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "teg/support/error.hpp"
+#include "teg/support/input_file.hpp"
 
 namespace teg {
 
@@ -31,14 +29,7 @@ nlohmann::json parseJson(const std::string& text, const std::string& file) {
   }
 }
 
-std::string readTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot open '{}'", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw Error(fmt::format("cannot read '{}'", path));
-  return buffer.str();
-}
+std::string readTextFile(const std::string& path) { return readInputFile(path); }
 
 nlohmann::json readJsonFile(const std::string& path) { return parseJson(readTextFile(path), path); }
 

@@ -68,22 +68,15 @@ class Reader {
 
 }  // namespace
 
-TraceFileWriter::TraceFileWriter(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
-  if (file_ == nullptr) throw Error(fmt::format("cannot write trace file '{}'", path));
-}
+TraceFileWriter::TraceFileWriter(const std::string& path) : file_(path) {}
 
-TraceFileWriter::~TraceFileWriter() {
-  if (file_ != nullptr) {
-    flush();
-    std::fclose(file_);
-  }
-}
+// The destructor used to flush and could throw (a full disk during unwinding ended in
+// std::terminate); the OutputFile now just removes an unfinished file.
+TraceFileWriter::~TraceFileWriter() = default;
 
 void TraceFileWriter::flush() {
   if (buffer_.empty()) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    throw Error(fmt::format("cannot write trace file '{}'", path_));
+  file_.write(buffer_);
   bytes_ += buffer_.size();
   buffer_.clear();
 }
@@ -132,7 +125,7 @@ void TraceFileWriter::endBlock(std::uint32_t block) {
 void TraceFileWriter::endKernel() {
   buffer_.push_back(static_cast<char>(Tag::EndKernel));
   flush();
-  std::fflush(file_);
+  file_.commit();  // throws "cannot write PATH: <cause>" on a failed write or close
 }
 
 void replayTraceFile(const std::string& path, TraceListener& listener) {

@@ -21,7 +21,10 @@ struct KernelSource {
 };
 
 // Throws teg::Error for a missing file, a compile error (nvcc's message verbatim) or bad PTX.
+// A .cu is compiled with the launch's include_dirs, defines and nvcc_args, then those of
+// `compile` (the command line's -I, -D, --nvcc-arg; its useCache and timeout apply; its arch is
+// replaced by the GPU's).
 KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device::Device& gpu,
-                              const std::vector<std::string>& nvccArgs = {});
+                              const toolchain::CompileOptions& compile = {});
 
 }  // namespace teg::analysis

@@ -18,6 +18,7 @@
 #include "teg/emu/launch.hpp"
 #include "teg/occupancy/occupancy.hpp"
 #include "teg/timing/result.hpp"
+#include "teg/toolchain/compiler.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::analysis {
@@ -37,7 +38,7 @@ struct PredictRequest {
   std::uint64_t maxInstructions = 0;     // emulator safety limit (0 = none)
   std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;  // per block (0 = none)
   std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;            // traced records (0 = none)
-  std::vector<std::string> nvccArgs;     // extra nvcc arguments for a .cu source
+  toolchain::CompileOptions compile;     // for a .cu source: -I, -D, nvcc arguments, cache (arch: the GPU's)
   std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
   std::string traceOut;                  // also write the binary trace here
   std::string carveoutNote;

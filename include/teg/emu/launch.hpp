@@ -3,6 +3,8 @@
 //
 //   {"source": "vector_add.cu", "kernel": "vectorAdd", "grid": [4096], "block": [256],
 //    "dynamic_smem": 0, "carveout": 9,     (optional: preferred shared-memory carve-out, %)
+//    "include_dirs": ["../common/inc"], "defines": ["BLOCK=256", "USE_FAST"],
+//    "nvcc_args": ["-maxrregcount=32"],   (optional: how nvcc compiles a .cu source)
 //    "args": [{"name": "a", "buffer": {"type": "f32", "count": 1048576,
 //                                      "init": {"random": {"seed": 1, "min": -1, "max": 1}}}},
 //             {"name": "c", "buffer": {"type": "f32", "count": 1048576, "init": "zeros",
@@ -142,6 +144,11 @@ struct LaunchDescription {
   int carveoutPercent = -1;
   std::vector<LaunchArg> args;
   std::vector<SymbolInit> symbols;
+  // For a .cu source: nvcc's -I directories (resolved against the launch file's directory),
+  // -D macros (NAME or NAME=VALUE) and further arguments, verbatim.
+  std::vector<std::string> includeDirs;
+  std::vector<std::string> defines;
+  std::vector<std::string> nvccArgs;
 };
 
 // Every buffer of a launch with the name its allocation has: buffer arguments by their name,

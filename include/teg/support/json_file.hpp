@@ -13,7 +13,8 @@ nlohmann::json parseJson(const std::string& text, const std::string& file);
 // Reads and parses a file; throws teg::Error if it cannot be read or parsed.
 nlohmann::json readJsonFile(const std::string& path);
 
-// Reads a whole file into a string; throws teg::Error naming the path if it cannot.
+// Reads a whole file into a string (readInputFile: regular files only); throws teg::Error naming
+// the path if it cannot.
 std::string readTextFile(const std::string& path);
 
 }  // namespace teg

@@ -4,6 +4,8 @@
 // what it prints.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +35,20 @@ struct KernelResources {
                                // compiled with the kernel that calls them get none)
 };
 
+// How long an nvcc run may take before teg kills it, when neither CompileOptions::timeout nor
+// $TEG_NVCC_TIMEOUT says otherwise. Template-heavy translation units (CUTLASS, Thrust) take
+// minutes; only a hung compiler should reach ten.
+inline constexpr std::chrono::seconds kDefaultNvccTimeout{600};
+
 struct CompileOptions {
   std::string arch = "sm_80";             // virtual arch compute_XY is derived from it
+  std::vector<std::string> includeDirs;   // -I DIR, in order (made absolute before nvcc sees them)
+  std::vector<std::string> defines;       // -D NAME or -D NAME=VALUE
   std::vector<std::string> extraArgs;     // passed to nvcc verbatim (after `--`)
+  // nullopt: $TEG_NVCC_TIMEOUT (seconds, 0 = none) or kDefaultNvccTimeout; zero: no limit.
+  std::optional<std::chrono::milliseconds> timeout;
+  bool useCache = true;                   // the compile cache (compileCacheDirectory); also off
+                                          // with $TEG_NO_CACHE=1
 };
 
 struct CompileResult {
@@ -43,7 +56,12 @@ struct CompileResult {
   std::vector<KernelResources> kernels;   // one per function ptxas reported
   std::string log;                        // nvcc's stderr (warnings), verbatim
   std::vector<std::string> command;       // the nvcc command line that was run
+  bool fromCache = false;                 // taken from the compile cache; nvcc did not run
 };
+
+// The timeout `options` asks for, resolved as described there; throws teg::Error for a
+// malformed $TEG_NVCC_TIMEOUT.
+std::chrono::milliseconds nvccTimeout(const CompileOptions& options);
 
 // Where findNvcc looks, in order: each directory of `path` (a $PATH-style list), then
 // `cudaHome`/bin, then each of `fallbackDirs`.
@@ -61,8 +79,11 @@ std::string findNvcc(const NvccSearch& search);
 std::string findNvcc();  // findNvcc(nvccSearchFromEnvironment())
 
 // Compiles `cuPath` with one nvcc run (`-cubin -lineinfo -arch=<arch> -Xptxas -v --keep`): the
-// PTX is the exact module ptxas assembled, the resources are what it reported. On a compiler error throws teg::Error whose message carries nvcc's own
-// diagnostics verbatim.
+// PTX is the exact module ptxas assembled, the resources are what it reported. On a compiler
+// error throws teg::Error whose message carries nvcc's own diagnostics verbatim; an nvcc that
+// runs past the timeout is killed with everything it started, and the error names the limit.
+// A repeated compile of unchanged files with the same flags and toolkit comes from the compile
+// cache without running nvcc (only `nvcc --version`, to know the toolkit).
 CompileResult compileCuda(const std::string& cuPath, const CompileOptions& options);
 
 // Parses the `ptxas info` lines of `nvcc -Xptxas -v` output (exposed for tests).

@@ -7,18 +7,19 @@
 // zig-zag deltas between consecutive active lanes (coalesced accesses cost ~1 byte per lane).
 #pragma once
 
-#include <cstdio>
 #include <string>
 
+#include "teg/support/output_file.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::trace {
 
-// A listener that writes what it hears to a file.
+// A listener that writes what it hears to a file, whole or not at all: the file appears when
+// endKernel has written everything (a run that fails or is interrupted leaves none).
 class TraceFileWriter final : public TraceListener {
  public:
   explicit TraceFileWriter(const std::string& path);  // throws teg::Error if it cannot open
-  ~TraceFileWriter() override;
+  ~TraceFileWriter() override;  // never throws; without endKernel, the file is not created
   TraceFileWriter(const TraceFileWriter&) = delete;
   TraceFileWriter& operator=(const TraceFileWriter&) = delete;
 
@@ -32,8 +33,7 @@ class TraceFileWriter final : public TraceListener {
 
  private:
   void flush();
-  std::FILE* file_ = nullptr;
-  std::string path_;
+  OutputFile file_;
   std::string buffer_;
   std::uint64_t bytes_ = 0;
   const KernelInfo* kernel_ = nullptr;

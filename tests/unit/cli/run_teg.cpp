@@ -38,7 +38,8 @@ std::string writeTempFile(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-CommandResult runTeg(const std::vector<std::string>& args, const std::string& stdinText) {
+CommandResult runTeg(const std::vector<std::string>& args, const std::string& stdinText,
+                     const std::string& stdoutPath) {
   static int counter = 0;
   const auto dir = tempDir();
   const std::string tag = std::to_string(++counter);
@@ -49,7 +50,8 @@ CommandResult runTeg(const std::vector<std::string>& args, const std::string& st
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, inPath.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 1, stdoutPath.empty() ? outPath.c_str() : stdoutPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
   std::vector<std::string> argvStrings{TEG_EXECUTABLE};
@@ -67,7 +69,7 @@ CommandResult runTeg(const std::vector<std::string>& args, const std::string& st
 
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = slurp(outPath);
+  result.out = stdoutPath.empty() ? slurp(outPath) : "";
   result.err = slurp(errPath);
   return result;
 }

@@ -12,8 +12,10 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
-// Runs TEG_EXECUTABLE with `args` (no shell: arguments are passed as they are).
-CommandResult runTeg(const std::vector<std::string>& args, const std::string& stdinText = "");
+// Runs TEG_EXECUTABLE with `args` (no shell: arguments are passed as they are). With
+// `stdoutPath`, its standard output goes there (e.g. /dev/full) and `out` stays empty.
+CommandResult runTeg(const std::vector<std::string>& args, const std::string& stdinText = "",
+                     const std::string& stdoutPath = "");
 
 // Writes `text` to a fresh file under the test temp directory and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);

@@ -59,7 +59,7 @@ TEST(Launch, ErrorsNameTheFileAndTheField) {
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "grid": 1, "block": 32})"), "/work/l.json: kernel: missing");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "blocks": 2})"),
             "/work/l.json: blocks: unknown field (expected one of: source, kernel, grid, block, "
-            "dynamic_smem, carveout, args, symbols, description)");
+            "dynamic_smem, carveout, args, symbols, description, include_dirs, defines, nvcc_args)");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32, "carveout": 101})"),
             "/work/l.json: carveout: 101 is larger than the maximum 100");
   EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32,

@@ -82,7 +82,7 @@ TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
     parseFile("/nonexistent/x.ptx");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/x.ptx: cannot open file");
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/x.ptx: cannot open: No such file or directory");
   }
 }
 
