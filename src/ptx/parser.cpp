@@ -273,6 +273,22 @@ class Parser {
     return static_cast<Qualifier>(kFirstInternedQualifier + module_.internedNames.size() - 1);
   }
 
+  // `.version major.minor`: a version ptxas does not know would be refused by it, and the
+  // instruction set teg accepts for it would be a guess.
+  void checkVersion(const Token& v) const {
+    const std::string_view text = v.text;
+    const auto dot = text.find('.');
+    unsigned major = 0, minor = 0;
+    const char* end = text.data() + text.size();
+    const bool wellFormed =
+        v.kind == Tok::DecFloat && dot != std::string_view::npos && dot > 0 && dot + 1 < text.size() &&
+        std::from_chars(text.data(), text.data() + dot, major).ptr == text.data() + dot &&
+        std::from_chars(text.data() + dot + 1, end, minor).ptr == end;
+    if (!wellFormed) fail(v, fmt::format("expected a version number major.minor like 9.0, found {}", describe(v)));
+    if (!isSupportedPtxVersion(major, minor))
+      fail(v, fmt::format("unsupported PTX ISA version {} (supported: {})", text, supportedPtxVersions()));
+  }
+
   // ---------------------------------------------------------------- module level
   void parseTopLevel() {
     Linkage linkage = Linkage::None;
@@ -281,6 +297,10 @@ class Parser {
       const Token t = lex_.next();
       if (t.kind == Tok::End) {
         if (linkage != Linkage::None) fail(t, "expected a declaration after the linkage directive");
+        // ptxas refuses such a module too ("Missing .version/.target directive at start of file").
+        if (module_.version.empty())
+          fail(t, "empty module: a PTX module starts with .version (e.g. .version 9.0) and .target");
+        if (module_.target.empty()) fail(t, "missing .target directive after .version (e.g. .target sm_80)");
         return;
       }
       if (isPunct(t, '@') && peekPunct('@')) {  // @@DWARF lines of old nvcc
@@ -290,6 +310,11 @@ class Parser {
       }
       if (t.kind != Tok::Dot) fail(t, fmt::format("expected a directive, found {}", describe(t)));
       const std::string_view d = t.text;
+      // The header comes first, in this order, as ptxas requires.
+      if (module_.version.empty() && d != ".version")
+        fail(t, fmt::format("expected .version before '{}': a PTX module starts with .version and .target", d));
+      if (!module_.version.empty() && module_.target.empty() && d != ".target")
+        fail(t, fmt::format("expected .target after .version, found '{}'", d));
       if (d == ".visible" || d == ".extern" || d == ".weak" || d == ".common") {
         if (linkage == Linkage::None) linkageOffset = t.offset;
         linkage = d == ".visible" ? Linkage::Visible
@@ -314,8 +339,8 @@ class Parser {
         fail(linkageOffset, fmt::format("expected .entry, .func or a variable after the linkage directive, found '{}'", d));
       if (d == ".version") {
         const Token v = lex_.next();
-        if (v.kind != Tok::DecFloat && v.kind != Tok::Int)
-          fail(v, fmt::format("expected a version number like 9.0, found {}", describe(v)));
+        if (!module_.version.empty()) fail(t, "a second .version directive");
+        checkVersion(v);
         module_.version = std::string(v.text);
       } else if (d == ".target") {
         do {

@@ -77,6 +77,37 @@ TEST(PtxParseErrors, MalformedNumber) {
   EXPECT_EQ(bodyError("\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 12abc;\n}\n"), "bad.ptx:7:15: malformed number '12abc'");
 }
 
+// Issue 24: an empty file and an unknown ISA version were accepted (ptxas refuses both).
+TEST(PtxParseErrors, EmptyFileHasNoVersion) {
+  EXPECT_EQ(errorOf(""),
+            "bad.ptx:1:1: empty module: a PTX module starts with .version (e.g. .version 9.0) and .target");
+  EXPECT_EQ(errorOf("// only a comment\n"),
+            "bad.ptx:2:1: empty module: a PTX module starts with .version (e.g. .version 9.0) and .target");
+}
+
+TEST(PtxParseErrors, UnknownVersionNamesTheSupportedOnes) {
+  EXPECT_EQ(errorOf(".version 99.9\n.target sm_80\n"),
+            "bad.ptx:1:10: unsupported PTX ISA version 99.9 (supported: 1.0-1.5, 2.0-2.3, 3.0-3.2, "
+            "4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8, 9.0)");
+  EXPECT_EQ(errorOf(".version 9.1\n.target sm_80\n").substr(0, 48),
+            "bad.ptx:1:10: unsupported PTX ISA version 9.1 (s");
+  EXPECT_EQ(errorOf(".version 9\n.target sm_80\n"),
+            "bad.ptx:1:10: expected a version number major.minor like 9.0, found '9'");
+}
+
+TEST(PtxParseErrors, EveryVersionPtxasAcceptsParses) {
+  for (const char* v : {"1.0", "1.5", "2.3", "3.2", "4.3", "5.0", "6.5", "7.8", "8.8", "9.0", "09.00"})
+    EXPECT_EQ(errorOf(std::string(".version ") + v + "\n.target sm_80\n"), "(no error)") << v;
+}
+
+TEST(PtxParseErrors, HeaderOrderAsPtxasRequires) {
+  EXPECT_EQ(errorOf(".target sm_80\n.version 9.0\n"),
+            "bad.ptx:1:1: expected .version before '.target': a PTX module starts with .version and .target");
+  EXPECT_EQ(errorOf(".version 9.0\n"), "bad.ptx:2:1: missing .target directive after .version (e.g. .target sm_80)");
+  EXPECT_EQ(errorOf(".version 9.0\n.address_size 64\n.target sm_80\n"),
+            "bad.ptx:2:1: expected .target after .version, found '.address_size'");
+}
+
 TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
   try {
     parseFile("/nonexistent/x.ptx");
