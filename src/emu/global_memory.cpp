@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "teg/emu/emulator.hpp"
+#include "teg/support/memory_limit.hpp"
 
 namespace teg::emu {
 
@@ -13,6 +16,7 @@ constexpr std::uint64_t kGuardGap = 4096;  // unmapped bytes between allocations
 
 std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size) {
   if (next_ == 0) next_ = kGlobalBase;
+  checkAllocation(fmt::format("buffer '{}'", name), size, allocatedBytes_);
   Allocation a;
   a.name = name;
   a.base = next_;
@@ -20,6 +24,7 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size
   a.data = ZeroedBytes(size);
   next_ = (a.base + std::max<std::uint64_t>(size, 1) + kGuardGap + kAlign - 1) / kAlign * kAlign;
   allocs_.push_back(std::move(a));
+  allocatedBytes_ += size;
   return allocs_.back().base;
 }
 
