@@ -253,7 +253,8 @@ void registerRunCommand(CLI::App& app, Context& context) {
   app.add_option("--blocks", args->blocks,
                  "Emulate only these blocks: first-wave, all, or indices and ranges like 0-15 or 0,5,9");
   app.add_option("--max-instructions", args->maxInstructions,
-                 "Stop with an error after this many warp instructions (0 = no limit)");
+                 "Stop with an error after this many warp instructions (0 = no limit)")
+      ->check(nonNegativeCount());
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
   app.callback([args, &context] { runCommand(*args, context); });
