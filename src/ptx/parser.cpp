@@ -507,6 +507,21 @@ class Parser {
     }
   }
 
+  // A variable's size must be a number the layout can hold: its byte count within 64 bits, and
+  // within 32 bits in the spaces addressed by 32-bit offsets (shared, const, local), where a
+  // larger array would wrap and overlap the variables after it.
+  void checkSize(const Variable& v, const Token& name) const {
+    std::uint64_t bytes = v.type == Type::Pred ? 1 : static_cast<std::uint64_t>(typeBits(v.type) / 8) * v.vectorWidth;
+    for (std::uint64_t d : v.dims)
+      if (__builtin_mul_overflow(bytes, d, &bytes))
+        fail(name, fmt::format("the size of '{}' overflows 64 bits", v.name));
+    const bool window32 = v.space == StateSpace::Shared || v.space == StateSpace::SharedCluster ||
+                          v.space == StateSpace::Const || v.space == StateSpace::Local;
+    if (window32 && bytes > 0xffffffffull)
+      fail(name, fmt::format("'{}' is {} bytes: {} variables are addressed with 32 bits (at most 4294967295 bytes)",
+                             v.name, bytes, stateSpaceName(v.space)));
+  }
+
   // `.global .align 4 .b8 a[4] = {...}, b;` (the space token already consumed).
   std::vector<Variable> parseVariables(const Token& spaceTok, Linkage linkage, Function* owner) {
     DeclAttrs a = parseDeclAttrs(declSpace(spaceTok.text));
@@ -515,6 +530,7 @@ class Parser {
       const Token name = expectIdent("a variable name");
       Variable v = makeVariable(a, std::string(name.text), linkage);
       parseDims(v);
+      checkSize(v, name);
       if (acceptPunct('=')) {
         v.hasInitializer = true;
         parseInitializer(v.init, 0);

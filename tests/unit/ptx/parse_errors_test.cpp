@@ -108,6 +108,17 @@ TEST(PtxParseErrors, HeaderOrderAsPtxasRequires) {
             "bad.ptx:2:1: expected .target after .version, found '.address_size'");
 }
 
+// Issue 24: .shared sizes wrapped at 32 bits (and products of dimensions at 64).
+TEST(PtxParseErrors, VariableSizesThatWrapAreRefused) {
+  EXPECT_EQ(bodyError("\t.shared .align 4 .b32 s[1073741824];\n\tret;\n}\n"),
+            "bad.ptx:6:24: 's' is 4294967296 bytes: .shared variables are addressed with 32 bits (at most "
+            "4294967295 bytes)");
+  EXPECT_EQ(errorOf(".version 9.0\n.target sm_80\n.global .b64 g[1099511627776][1099511627776];\n"),
+            "bad.ptx:3:14: the size of 'g' overflows 64 bits");
+  EXPECT_EQ(bodyError("\t.shared .b8 s[4294967295];\n\tret;\n}\n"), "(no error)");  // the largest that fits
+  EXPECT_EQ(errorOf(".version 9.0\n.target sm_80\n.global .b8 g[1099511627776];\n"), "(no error)");  // 64-bit space
+}
+
 TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
   try {
     parseFile("/nonexistent/x.ptx");
