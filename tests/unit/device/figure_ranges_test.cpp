@@ -16,7 +16,10 @@ namespace fs = std::filesystem;
 using teg::device::DeviceDatabase;
 
 std::string overrideError(const std::string& figures) {
-  const fs::path path = fs::temp_directory_path() / "teg_figure_ranges_test.json";
+  // One file per test: ctest runs the tests of this file in parallel processes.
+  const fs::path path = fs::temp_directory_path() /
+                        ("teg_figure_ranges_" +
+                         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json");
   std::ofstream(path) << R"({"id": "a100-sxm4-40gb", "figures": {)" << figures << "}}";
   try {
     DeviceDatabase db = DeviceDatabase::loadDefault();
