@@ -378,9 +378,16 @@ class Parser {
     if (name.kind != Tok::String) fail(name, fmt::format("expected a file name string, found {}", describe(name)));
     f.name = std::string(name.text.substr(1, name.text.size() - 2));
     if (peekPunct(',')) {
+      // Up to the end of the last number, not to the next token: a comment or line break
+      // between them is not part of the directive (the printed module would differ).
       const std::size_t start = lex_.peek().offset;
-      while (acceptPunct(',')) expectUnsigned("a number");
-      f.extra = std::string(text_.substr(start, lex_.position() - start));
+      std::size_t end = start;
+      while (acceptPunct(',')) {
+        const Token n = lex_.peek();
+        expectUnsigned("a number");
+        end = n.offset + n.text.size();
+      }
+      f.extra = std::string(text_.substr(start, end - start));
     }
     module_.files.push_back(std::move(f));
   }

@@ -119,6 +119,14 @@ TEST(PtxParseErrors, VariableSizesThatWrapAreRefused) {
   EXPECT_EQ(errorOf(".version 9.0\n.target sm_80\n.global .b8 g[1099511627776];\n"), "(no error)");  // 64-bit space
 }
 
+// Found by fuzz_ptx_parser: a comment after `.file N "name",size,time` became part of the
+// directive's text, so the printed module parsed back to a different one.
+TEST(PtxParseErrors, FileDirectiveStopsAtItsLastNumber) {
+  const Module m = parseModule(".version 1.4\n.target sm_10\n.file 1 \"a.cu\"\n\t,128,0\n\t// trailing\n", "f.ptx");
+  ASSERT_EQ(m.files.size(), 1u);
+  EXPECT_EQ(m.files[0].extra, ",128,0");
+}
+
 TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
   try {
     parseFile("/nonexistent/x.ptx");
