@@ -847,14 +847,15 @@ class Parser {
     }
   }
 
-  void parseBranchTargets(const std::string& tableName, const Token& labelTok) {
+  // `tableName` by value: the caller passes the name of the label popped below.
+  void parseBranchTargets(std::string tableName, const Token& labelTok) {
     Function& f = *fn_;
     // The .branchtargets label itself is not a code label.
     scopes_.back().labels.erase(labelTok.text);
     usedLabelNames_.erase(f.labels.back().name);
     f.labels.pop_back();
     BranchTargets table;
-    table.name = tableName;
+    table.name = std::move(tableName);
     table.position = static_cast<std::uint32_t>(f.instructions.size());
     const auto tableIndex = static_cast<std::uint32_t>(f.branchTargets.size());
     f.branchTargets.push_back(table);

@@ -127,6 +127,18 @@ TEST(PtxParseErrors, FileDirectiveStopsAtItsLastNumber) {
   EXPECT_EQ(m.files[0].extra, ",128,0");
 }
 
+// Found by fuzz_ptx_parser (AddressSanitizer: heap-use-after-free): a .branchtargets table whose
+// label name is too long for the short-string buffer took its name from the label just freed.
+TEST(PtxParseErrors, LongBranchTargetsNameIsKept) {
+  const Module m = parseModule(".version 9.0\n.target sm_80\n.entry k()\n{\n\t.reg .b32 %r<2>;\n"
+                               "\tmov.u32 %r1, 0;\n"
+                               "\ta_table_with_a_long_name: .branchtargets L_one, L_two;\n"
+                               "\tbrx.idx %r1, a_table_with_a_long_name;\nL_one:\n\tret;\nL_two:\n\tret;\n}\n",
+                               "b.ptx");
+  ASSERT_EQ(m.functions.at(0).branchTargets.size(), 1u);
+  EXPECT_EQ(m.functions[0].branchTargets[0].name, "a_table_with_a_long_name");
+}
+
 TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
   try {
     parseFile("/nonexistent/x.ptx");
