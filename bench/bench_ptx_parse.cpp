@@ -129,10 +129,27 @@ void BM_DefUseChains(benchmark::State& state) {
                                                      benchmark::Counter::kIsRate);
 }
 
+// Issue 24: straight-line code redefining a few registers (an unrolled accumulation), 50k
+// instructions in one block: quadratic in the block's length before the program-order walk.
+void BM_DefUseStraightLine(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  std::string text = ".version 9.0\n.target sm_80\n.entry k()\n{\n\t.reg .f32 %f<5>;\n"
+                     "\tmov.f32 %f1, 0f3F800000;\n\tmov.f32 %f2, 0f40000000;\n";
+  for (int i = 0; i < n; ++i)
+    text += "\tfma.rn.f32 %f" + std::to_string(3 + i % 2) + ", %f" + std::to_string(i == 0 ? 1 : 3 + (i + 1) % 2) +
+            ", %f2, %f1;\n";
+  text += "\tret;\n}\n";
+  const auto m = teg::ptx::parseModule(text, "straight.ptx");
+  for (auto _ : state) benchmark::DoNotOptimize(teg::ptx::DefUseChains(m.functions[0]));
+  state.counters["instr_per_s"] =
+      benchmark::Counter(static_cast<double>(n) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
 BENCHMARK(BM_ParseRealNvccOutput)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseDebugNvccOutput)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseLargeModule)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DefUseChains)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DefUseStraightLine)->Arg(5000)->Arg(50000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

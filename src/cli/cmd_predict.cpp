@@ -104,11 +104,18 @@ emu::LaunchDescription launchFromShortcuts(const PredictArgs& a) {
         else if (emu::isFloatingPoint(type)) sc.value = std::stod(value);
         else if (emu::isSigned(type)) sc.value = static_cast<std::int64_t>(std::stoll(value));
         else sc.value = static_cast<std::uint64_t>(std::stoull(value));
+        if (!emu::isFloatingPoint(type) && !emu::isSigned(type) && value.find('-') != std::string::npos)
+          throw Error(fmt::format("--arg '{}': {} is unsigned; '{}' is negative", text, emu::scalarTypeName(type), value));
+        emu::checkScalarFits(sc, fmt::format("--arg '{}'", text));
         arg.value = sc;
       }
+    } catch (const Error&) {
+      throw;
     } catch (const std::exception&) {
-      throw Error(fmt::format("--arg '{}': '{}' is not a number", text, value));
+      throw Error(fmt::format("--arg '{}': '{}' is not a number (or out of the 64-bit range)", text, value));
     }
+    for (const auto& other : l.args)
+      if (other.name == arg.name) throw Error(fmt::format("--arg '{}': a second argument named '{}'", text, arg.name));
     l.args.push_back(std::move(arg));
   }
   return l;
@@ -145,19 +152,23 @@ void registerPredictCommand(CLI::App& app, Context& context) {
                  "NAME=TYPE[COUNT] for a buffer (random values in [0,1))");
   app.add_option("--what-if", a->whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
   app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
-  app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)");
+  app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)")
+      ->check(nonNegativeCount());
   app.add_option("--peer-blocks", a->peerBlocks,
                  fmt::format("Blocks of other SMs to trace for the data they share through the L2 (default {}; 0: none)",
                              analysis::PredictRequest{}.peerBlocks))
       ->check(CLI::Range(0, 1024));
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
-  app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions");
+  app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions")
+      ->check(nonNegativeCount());
   app.add_option("--max-block-instructions", a->maxBlockInstructions,
                  "Stop with an error when one block runs more warp instructions (0 = no limit)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(nonNegativeCount());
   app.add_option("--max-trace-records", a->maxTraceRecords,
                  "Stop with an error when the trace has more warp instructions (0 = no limit)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(nonNegativeCount());
   app.add_option("--carveout", a->carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
       ->check(CLI::Range(0, 100));
   app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));

@@ -285,13 +285,16 @@ void registerRunCommand(CLI::App& app, Context& context) {
   app.add_option("--blocks", args->blocks,
                  "Emulate only these blocks: first-wave, all, or indices and ranges like 0-15 or 0,5,9");
   app.add_option("--max-instructions", args->maxInstructions,
-                 "Stop with an error after this many warp instructions (0 = no limit)");
+                 "Stop with an error after this many warp instructions (0 = no limit)")
+      ->check(nonNegativeCount());
   app.add_option("--max-block-instructions", args->maxBlockInstructions,
                  "Stop with an error when one block runs more warp instructions (0 = no limit)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(nonNegativeCount());
   app.add_option("--max-trace-records", args->maxTraceRecords,
                  "Stop with an error when a traced run records more warp instructions (0 = no limit)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(nonNegativeCount());
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
   addCompileFlags(app, args->compile);

@@ -25,6 +25,10 @@ class Context {
   std::unique_ptr<device::DeviceDatabase> database_;
 };
 
+// For an option held in an unsigned integer: refuses "-5" (which CLI11 would wrap to 2^64 - 5)
+// and anything but digits, naming the text.
+CLI::Validator nonNegativeCount();
+
 // Each subcommand registers its options on `app` and sets its callback. The callback throws
 // teg::Error for bad input; main prints it as one line and exits 1.
 using CommandRegistrar = void (*)(CLI::App& app, Context& context);

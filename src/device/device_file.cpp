@@ -6,6 +6,7 @@
 #include <map>
 #include <regex>
 
+#include "figure_ranges.hpp"
 #include "figure_table.hpp"
 #include "teg/support/json_file.hpp"
 
@@ -148,6 +149,8 @@ DeviceFile parseDeviceFile(const std::string& text, const std::string& path) {
         for (const auto& [k, v] : entry.items())
           if (k != "value" && k != "unit" && k != "method" && k != "source" && k != "note")
             fail(where, field + "." + k, "unknown field (allowed: value, unit, method, source, note)");
+        // The range first: "0 is outside 1 to 100000 MHz" says more than "expected positive".
+        if (const auto reason = checkFigureRange(key, entry); !reason.empty()) fail(where, field, reason);
         if (const auto reason = checkFigureValue(spec->kind, entry); !reason.empty())
           fail(where, field, reason);
         raw.source = resolveSource(entry["source"], sources, where, field + ".source");
@@ -158,6 +161,8 @@ DeviceFile parseDeviceFile(const std::string& text, const std::string& path) {
           if (k != "value" && k != "source" && k != "unit" && k != "note")
             fail(where, field + "." + k, "unknown field (allowed: value, source, unit, note)");
         if (!entry.contains("value")) fail(where, field + ".value", "missing");
+        if (const auto reason = checkFigureRange(key, entry["value"]); !reason.empty())
+          fail(where, field, reason);
         if (const auto reason = checkFigureValue(spec->kind, entry["value"]); !reason.empty())
           fail(where, field, reason);
         if (!entry.contains("source"))

@@ -52,6 +52,13 @@ struct Emulator::Impl {
     if (b.z > 64) throw Error(fmt::format("launch of '{}': block z = {} exceeds 64", name, b.z));
     if (g.y > 65535 || g.z > 65535)
       throw Error(fmt::format("launch of '{}': grid y and z are limited to 65535", name));
+    if (g.x > 2147483647u)
+      throw Error(fmt::format("launch of '{}': grid x = {} exceeds 2^31-1", name, g.x));
+    // Blocks are numbered with 32 bits in traces and reports (trace::TraceListener::beginBlock):
+    // a larger grid would wrap those numbers (and could not be emulated in any useful time).
+    if (g.count() > 0xffffffffull)
+      throw Error(fmt::format("launch of '{}': a grid of {} x {} x {} = {} blocks is more than teg numbers (2^32-1)",
+                              name, g.x, g.y, g.z, g.count()));
     // Module .global variables get their own allocations.
     std::vector<std::uint64_t> addresses(m.globals.size(), 0);
     for (std::size_t i = 0; i < m.globals.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "teg/support/error.hpp"
 
 #include "teg/emu/emulator.hpp"
+#include "teg/support/memory_limit.hpp"
 
 namespace teg::emu {
 
@@ -21,6 +22,7 @@ constexpr std::uint64_t kAddressSpaceEnd = kGlobalBase + (std::uint64_t{1} << 47
 
 std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size) {
   if (next_ == 0) next_ = kGlobalBase;
+  checkAllocation(fmt::format("buffer '{}'", name), size, allocatedBytes_);
   if (size > kAddressSpaceEnd - next_ - kGuardGap - kAlign)
     throw Error(fmt::format("global buffer '{}' of {} bytes does not fit the device's address space "
                             "({} bytes left of 2^47)", name, size, kAddressSpaceEnd - next_));
@@ -31,6 +33,7 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size
   a.data = ZeroedBytes(size);
   next_ = (a.base + std::max<std::uint64_t>(size, 1) + kGuardGap + kAlign - 1) / kAlign * kAlign;
   allocs_.push_back(std::move(a));
+  allocatedBytes_ += size;
   return allocs_.back().base;
 }
 

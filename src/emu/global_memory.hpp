@@ -65,6 +65,7 @@ class GlobalMemory {
  private:
   std::vector<Allocation> allocs_;  // sorted by base (addresses only grow)
   std::uint64_t next_ = 0;
+  std::uint64_t allocatedBytes_ = 0;  // sum of the sizes, checked against physical memory
 };
 
 }  // namespace teg::emu

@@ -7,11 +7,13 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <random>
 
 #include "teg/emu/npy.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
+#include "teg/support/memory_limit.hpp"
 
 namespace teg::emu {
 
@@ -284,6 +286,8 @@ LaunchArg parseArg(const Fields& f, int depth) {
     } else {
       s.fail("value", fmt::format("expected an integer for type {}", scalarTypeName(scalar.type)));
     }
+    checkScalarFits(scalar, fmt::format("{}: {}{}", s.file(), s.join("value"),
+                                        arg.name.empty() ? "" : " ('" + arg.name + "')"));
     arg.value = scalar;
   } else {
     const Fields b = f.child("buffer");
@@ -354,7 +358,64 @@ std::vector<std::string> stringList(const Fields& f, const std::string& key) {
   return values;
 }
 
+// The largest magnitude that rounds to a finite value of a floating-point type (the largest
+// finite value plus half an ulp): beyond it the conversion gives inf (and, for a double to float
+// cast, undefined behaviour in C++).
+double floatOverflowThreshold(ScalarType type) {
+  switch (type) {
+    case ScalarType::F16: return 65520.0;                                       // 65504 + 16
+    case ScalarType::F32: return std::ldexp(2.0 - std::ldexp(1.0, -24), 127);  // FLT_MAX + ulp/2
+    default: return std::numeric_limits<double>::infinity();
+  }
+}
+
+// The integers a type holds: [lowest, highest] (the lowest as a signed, the highest as an
+// unsigned 64-bit value, so that both i64 and u64 fit).
+std::pair<std::int64_t, std::uint64_t> integerRange(ScalarType type) {
+  const int bits = scalarTypeSize(type) * 8;
+  if (isSigned(type)) {
+    const std::uint64_t highest = (std::uint64_t{1} << (bits - 1)) - 1;
+    return {-static_cast<std::int64_t>(highest) - 1, highest};
+  }
+  return {0, bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1};
+}
+
+std::string typeRange(ScalarType type) {
+  switch (type) {
+    case ScalarType::F16: return "magnitudes up to 65504";
+    case ScalarType::F32: return fmt::format("magnitudes up to {}", std::numeric_limits<float>::max());
+    case ScalarType::F64: return fmt::format("magnitudes up to {}", std::numeric_limits<double>::max());
+    default: break;
+  }
+  const auto [lowest, highest] = integerRange(type);
+  return fmt::format("{} to {}", lowest, highest);
+}
+
+// A floating-point value a float type turns into inf.
+bool overflowsFloat(ScalarType type, double value) { return std::abs(value) >= floatOverflowThreshold(type); }
+
 }  // namespace
+
+void checkScalarFits(const ScalarArg& arg, const std::string& what) {
+  const ScalarType type = arg.type;
+  const auto fail = [&](const std::string& value) {
+    throw Error(fmt::format("{}: {} does not fit {} (it holds {}); the kernel would see a different value",
+                            what, value, scalarTypeName(type), typeRange(type)));
+  };
+  if (isFloatingPoint(type)) {
+    const double v = std::visit([](auto x) { return static_cast<double>(x); }, arg.value);
+    if (overflowsFloat(type, v)) fail(fmt::format("{}", v));
+    return;
+  }
+  const auto [lowest, highest] = integerRange(type);
+  if (const auto* d = std::get_if<double>(&arg.value)) {
+    if (!fitsInteger(type, *d) || *d != std::floor(*d)) fail(fmt::format("{}", *d));
+  } else if (const auto* i = std::get_if<std::int64_t>(&arg.value)) {
+    if (*i < lowest || (*i > 0 && static_cast<std::uint64_t>(*i) > highest)) fail(fmt::format("{}", *i));
+  } else if (const auto u = std::get<std::uint64_t>(arg.value); u > highest) {
+    fail(fmt::format("{}", u));
+  }
+}
 
 LaunchDescription parseLaunch(const std::string& jsonText, const std::string& file) {
   const json doc = parseJson(jsonText, file);
@@ -380,9 +441,16 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
   if (f.has("args")) {
     const auto& args = f.at("args");
     if (!args.is_array()) f.fail("args", "expected an array");
+    // Arguments are found by name (--dump NAME, expected values, reports): two of one name
+    // would make all of those ambiguous.
+    std::map<std::string, std::size_t> named;
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is_object()) f.fail(fmt::format("args[{}]", i), "expected an object");
       launch.args.push_back(parseArg(Fields(args[i], file, fmt::format("args[{}]", i)), 0));
+      const std::string& name = launch.args.back().name;
+      if (name.empty()) continue;
+      if (const auto [it, added] = named.emplace(name, i); !added)
+        f.fail(fmt::format("args[{}].name", i), fmt::format("'{}' is already the name of args[{}]", name, it->second));
     }
   }
   if (f.has("symbols")) {
@@ -411,9 +479,16 @@ LaunchDescription readLaunchFile(const std::string& path) { return parseLaunch(r
 std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, const BufferInit& init,
                                          const std::string& what) {
   const std::size_t size = static_cast<std::size_t>(scalarTypeSize(type));
-  std::vector<std::byte> bytes(count * size);
+  std::uint64_t total = 0;
+  if (__builtin_mul_overflow(count, static_cast<std::uint64_t>(size), &total))
+    throw Error(fmt::format("{}: {} elements of {} bytes overflow 64 bits", what, count, size));
+  checkAllocation(fmt::format("{} ({} x {})", what, count, scalarTypeName(type)), total);
+  std::vector<std::byte> bytes(total);
   if (std::holds_alternative<ZerosInit>(init)) return bytes;
   if (const auto* c = std::get_if<ConstantInit>(&init)) {
+    if (isFloatingPoint(type) && overflowsFloat(type, c->value))
+      throw Error(fmt::format("{}: constant {} overflows {} (it holds {})", what, c->value, scalarTypeName(type),
+                              typeRange(type)));
     if (!isFloatingPoint(type) && (!fitsInteger(type, c->value) || c->value != std::floor(c->value)))
       throw Error(fmt::format("{}: constant {} is not representable as {}", what, c->value, scalarTypeName(type)));
     for (std::uint64_t i = 0; i < count; ++i) storeAs(type, c->value, bytes.data() + i * size);
@@ -435,6 +510,9 @@ std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, c
   if (const auto* r = std::get_if<RandomInit>(&init)) {
     // mt19937_64 is specified bit-exactly by the standard; the mapping below is ours, so the
     // same seed gives the same bytes on every platform (std::uniform_*_distribution does not).
+    if (isFloatingPoint(type) && (overflowsFloat(type, r->min) || overflowsFloat(type, r->max)))
+      throw Error(fmt::format("{}: random range [{}, {}] overflows {} (it holds {})", what, r->min, r->max,
+                              scalarTypeName(type), typeRange(type)));
     std::mt19937_64 engine(r->seed);
     for (std::uint64_t i = 0; i < count; ++i) {
       const std::uint64_t bits = engine();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstring>
 #include <regex>
 
@@ -69,14 +70,30 @@ NpyArray readNpy(const std::string& path) {
   if (headerField(header, "fortran_order", path).find("True") != std::string::npos)
     throw Error(fmt::format("{}: Fortran-ordered .npy arrays are not supported", path));
   const std::string shape = headerField(header, "shape", path);
+  // Dimensions, their product and the byte count are checked for 64-bit overflow: a wrapped
+  // product could match a short file and be read as a valid array.
   static const std::regex number("[0-9]+");
-  for (auto it = std::sregex_iterator(shape.begin(), shape.end(), number); it != std::sregex_iterator(); ++it)
-    array.shape.push_back(std::stoull(it->str()));
+  std::uint64_t elements = 1;
+  for (auto it = std::sregex_iterator(shape.begin(), shape.end(), number); it != std::sregex_iterator(); ++it) {
+    const std::string digits = it->str();
+    std::uint64_t dim = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), dim).ec != std::errc())
+      throw Error(fmt::format("{}: .npy header field 'shape': dimension {} is larger than 2^64-1", path, digits));
+    if (__builtin_mul_overflow(elements, dim, &elements))
+      throw Error(fmt::format("{}: .npy header field 'shape': ({}) has more than 2^64-1 elements", path, shape));
+    array.shape.push_back(dim);
+  }
   int itemSize = 0;
-  if (array.descr.size() >= 3) itemSize = std::atoi(array.descr.c_str() + 2);
-  if (itemSize <= 0) throw Error(fmt::format("{}: unsupported .npy dtype '{}'", path, array.descr));
+  if (array.descr.size() >= 3) {
+    const char* digits = array.descr.c_str() + 2;
+    if (std::from_chars(digits, array.descr.c_str() + array.descr.size(), itemSize).ec != std::errc()) itemSize = 0;
+  }
+  if (itemSize <= 0) throw Error(fmt::format("{}: unsupported .npy dtype '{}' (header field 'descr')", path, array.descr));
   const std::size_t dataStart = headerStart + headerLen;
-  const std::uint64_t expected = array.elementCount() * static_cast<std::uint64_t>(itemSize);
+  std::uint64_t expected = 0;
+  if (__builtin_mul_overflow(elements, static_cast<std::uint64_t>(itemSize), &expected))
+    throw Error(fmt::format("{}: .npy header field 'shape': ({}) of {}-byte elements is more than 2^64-1 bytes", path,
+                            shape, itemSize));
   if (bytes.size() - dataStart != expected)
     throw Error(fmt::format("{}: .npy data has {} bytes, header says {}", path, bytes.size() - dataStart, expected));
   array.data.resize(expected);

@@ -8,6 +8,7 @@
 
 #include "teg/ptx/isa.hpp"
 #include "teg/support/error.hpp"
+#include "teg/support/memory_limit.hpp"
 
 namespace teg::emu {
 namespace {
@@ -34,6 +35,16 @@ struct SymbolPlace {
   std::uint64_t address = 0;
   bool frameRelative = false;
 };
+
+// The offset at which `v` goes after `used` bytes with alignment `align`, when the variable then
+// ends within 32 bits; throws naming it otherwise (a 32-bit sum would wrap to a small offset).
+std::uint64_t fitsIn32Bits(const char* what, const ptx::Variable& v, std::uint32_t used, std::uint32_t align) {
+  const std::uint64_t at = (std::uint64_t{used} + align - 1) / align * align;
+  if (at > 0xffffffffull || v.sizeBytes() > 0xffffffffull - at)
+    throw Error(fmt::format("{} '{}' ({} bytes after {} bytes of others) does not fit 32-bit offsets", what, v.name,
+                            v.sizeBytes(), used));
+  return at;
+}
 
 class Decoder {
  public:
@@ -84,16 +95,18 @@ class Decoder {
         dynAlign = std::max(dynAlign, a);
         return kDynamicMarker;
       }
-      shared = alignUp(shared, a);
-      const std::uint64_t at = shared;
-      shared += static_cast<std::uint32_t>(v.sizeBytes());
+      // Shared offsets are 32-bit (as on the GPU): a total beyond that would wrap onto the
+      // variables placed first, so the end is computed in 64 bits and checked.
+      const std::uint64_t at = fitsIn32Bits("shared variable", v, shared, a);
+      shared = static_cast<std::uint32_t>(at + v.sizeBytes());
       return at;
     };
     std::uint32_t constBytes = 0;
     auto placeConst = [&](const ptx::Variable& v) -> std::uint64_t {
-      constBytes = alignUp(constBytes, naturalAlign(v));
-      const std::uint64_t at = constBytes;
+      const std::uint64_t at = fitsIn32Bits("constant variable", v, constBytes, naturalAlign(v));
+      constBytes = static_cast<std::uint32_t>(at);
       constBytes += static_cast<std::uint32_t>(v.sizeBytes());
+      checkAllocation(fmt::format("constant variable '{}'", v.name), constBytes);
       L.constBank.resize(constBytes);
       writeInitializer(v, L.constBank.data() + at);
       return at;
@@ -106,6 +119,7 @@ class Decoder {
     for (std::size_t i = 0; i < module_.globals.size(); ++i) {
       const ptx::Variable& v = module_.globals[i];
       if (v.space != StateSpace::Global || !v.hasInitializer) continue;
+      checkAllocation(fmt::format("initialised global variable '{}'", v.name), v.sizeBytes());
       std::vector<std::byte> bytes(v.sizeBytes());
       writeInitializer(v, bytes.data());
       L.globalInits.emplace_back(static_cast<std::uint32_t>(i), std::move(bytes));
@@ -122,6 +136,9 @@ class Decoder {
         if (fn.locals[i].space == StateSpace::Const) localConst_[f][i] = placeConst(fn.locals[i]);
       }
     }
+    if (std::uint64_t{shared} + dynAlign - 1 > 0xffffffffull)
+      throw Error(fmt::format("static shared memory of {} bytes leaves no 32-bit offset for the dynamic shared memory",
+                              shared));
     L.dynamicSharedOffset = alignUp(shared, dynAlign);
     L.sharedBytes = shared;
     // Resolve the dynamic marker now that the static size is known.

@@ -26,7 +26,9 @@ ApspEstimate apspModel(const ApspInputs& in) {
   e.work = n * n * n * lgn;                                   // T1 = n³ lg n
   e.transactions = e.work / (sd * in.chunkSize);              // eq. 10
   const std::int64_t perSide = in.vertices / in.subBlock;
-  e.requestedBlocks = perSide * perSide;                      // B_r = (n/S_D)²
+  if (__builtin_mul_overflow(perSide, perSide, &e.requestedBlocks))  // B_r = (n/S_D)²
+    throw Error(fmt::format("n/S_D = {} gives (n/S_D)² thread blocks, more than 2^63-1: use a "
+                            "larger sub-block or a smaller n", perSide));
   e.fitAbscissa = std::sqrt(static_cast<double>(e.requestedBlocks)) / in.threadsPerCore;
 
   TmmInputs tmm;

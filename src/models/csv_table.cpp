@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <unordered_set>
 
 #include "teg/support/error.hpp"
 
@@ -48,12 +49,12 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& file) {
     if (first == line.size() || line[first] == '#') continue;
     auto cells = splitLine(line);
     if (!haveHeader) {
+      std::unordered_set<std::string> seen;  // a set: a header of many columns stays linear
       for (const auto& c : cells) {
         if (c.text.empty())
           throw Error({file, lineNo, c.column}, "empty column name in the header");
-        for (const auto& h : t.header_)
-          if (h == c.text)
-            throw Error({file, lineNo, c.column}, fmt::format("duplicate column '{}'", c.text));
+        if (!seen.insert(c.text).second)
+          throw Error({file, lineNo, c.column}, fmt::format("duplicate column '{}'", c.text));
         t.header_.push_back(c.text);
       }
       haveHeader = true;

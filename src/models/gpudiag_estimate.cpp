@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "csv_table.hpp"
+#include "interval_votes.hpp"
 #include "teg/models/gpudiag.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
@@ -41,10 +42,22 @@ struct BufferObservation {
   int slots = 0;
 };
 
-int predictSlots(const BufferObservation& o, std::int64_t size, std::int64_t granularity) {
-  const std::int64_t perBlock = o.warps * roundUpTo(o.amount, granularity);
-  const std::int64_t bySize = perBlock > 0 ? size / perBlock : INT_MAX;
-  return static_cast<int>(std::min<std::int64_t>(o.cap, bySize));
+constexpr std::int64_t kNoUpperBound = INT64_MAX;
+
+// a·b, or "no bound" where it would not fit 64 bits (only an absurd cap gets there).
+std::int64_t productOrUnbounded(std::int64_t a, std::int64_t b) {
+  std::int64_t out = 0;
+  return __builtin_mul_overflow(a, b, &out) ? kNoUpperBound : out;
+}
+
+// min(cap, ⌊size / u⌋) == slots holds for the sizes of one interval: ⌊size / u⌋ == slots when
+// the measurement is below the cap, ⌊size / u⌋ >= cap when it is at the cap, none above it.
+// Returns false when no size agrees.
+bool agreeingSizes(std::int64_t u, int cap, int slots, std::int64_t& lo, std::int64_t& hi) {
+  if (slots > cap) return false;
+  lo = productOrUnbounded(u, slots);
+  hi = slots < cap ? productOrUnbounded(u, std::int64_t{slots} + 1) - 1 : kNoUpperBound;
+  return true;
 }
 
 BufferEstimate fitBuffer(const std::vector<BufferObservation>& obs,
@@ -52,6 +65,7 @@ BufferEstimate fitBuffer(const std::vector<BufferObservation>& obs,
   candidates = sortedUnique(std::move(candidates));
   BufferEstimate best;
   best.mismatches = INT_MAX;
+  const int total = static_cast<int>(obs.size());
   for (const std::int64_t g : candidates) {
     if (g < 1 || g > (std::int64_t{1} << 34))
       throw Error(fmt::format("candidate granularity must be in 1..2^34 (got {})", g));
@@ -62,12 +76,20 @@ BufferEstimate fitBuffer(const std::vector<BufferObservation>& obs,
       const std::int64_t u = o.warps * roundUpTo(o.amount, g);
       if (u > 0) sizes.push_back(u * o.slots);
     }
-    for (const std::int64_t size : sortedUnique(std::move(sizes))) {
-      int miss = 0;
-      for (const auto& o : obs) miss += predictSlots(o, size, g) != o.slots;
-      // Fewest mismatches wins; on a tie the earlier (smaller granularity, then smaller size).
-      if (miss < best.mismatches) best = {size, g, miss};
+    detail::IntervalVotes votes(sortedUnique(std::move(sizes)));
+    if (votes.empty()) continue;
+    int everywhere = 0;  // measurements that do not use the buffer agree with any size or none
+    for (const auto& o : obs) {
+      const std::int64_t u = o.warps * roundUpTo(o.amount, g);
+      std::int64_t lo = 0, hi = 0;
+      if (u == 0)
+        everywhere += o.cap == o.slots;
+      else if (agreeingSizes(u, o.cap, o.slots, lo, hi))
+        votes.add(lo, hi, 1);
     }
+    // Fewest mismatches wins; on a tie the earlier (smaller granularity, then smaller size).
+    const int miss = total - everywhere - votes.bestVotes();
+    if (miss < best.mismatches) best = {votes.bestValue(), g, miss};
   }
   if (best.mismatches == INT_MAX)
     throw Error("the measurements never use the buffer (all amounts are 0)");
@@ -92,15 +114,37 @@ WarpSlotEstimate estimateWarpSlots(const std::vector<WarpSlotSample>& samples) {
   n1s = sortedUnique(std::move(n1s));
   n2s = sortedUnique(std::move(n2s));
 
+  // Candidates N2 that are not a warp count an int holds are never chosen.
+  n2s.erase(std::remove_if(n2s.begin(), n2s.end(), [](std::int64_t n2) { return n2 < 1 || n2 > INT_MAX; }),
+            n2s.end());
+
+  // For a fixed N1, the N2 a sample (b, N) agrees with (min(N1, ⌊N2 / b⌋) == N) form an
+  // interval: [b·N, b·N + b - 1] when N < N1, [b·N1, ∞) when N == N1, none when N > N1. Sweep
+  // N1 upwards, moving each sample between these cases once, and ask the vote tree for the best
+  // N2 at each N1: n log n where trying every (N1, N2) pair on every sample was cubic.
+  std::vector<const WarpSlotSample*> byslots;
+  for (const auto& s : samples) byslots.push_back(&s);
+  std::sort(byslots.begin(), byslots.end(), [](auto* a, auto* b) { return a->slots < b->slots; });
+  detail::IntervalVotes votes(n2s);
+  auto below = [&](const WarpSlotSample& s, int delta) {
+    const std::int64_t lo = std::int64_t{s.warps} * s.slots;
+    votes.add(lo, lo + s.warps - 1, delta);
+  };
+  std::size_t next = 0;
+  for (; next < byslots.size() && byslots[next]->slots == 0; ++next) below(*byslots[next], 1);
   WarpSlotEstimate best;
   best.mismatches = INT_MAX;
+  const int total = static_cast<int>(samples.size());
   for (const auto n1 : n1s) {
-    for (const auto n2 : n2s) {
-      if (n2 < 1 || n2 > INT_MAX) continue;
-      const WarpSlotEstimate e{static_cast<int>(n1), static_cast<int>(n2), 0};
-      int miss = 0;
-      for (const auto& s : samples) miss += e.slotsFor(s.warps) != s.slots;
-      if (miss < best.mismatches) best = {e.barrierSlots, e.warpSlots, miss};
+    std::size_t end = next;
+    for (; end < byslots.size() && byslots[end]->slots == n1; ++end)
+      votes.add(std::int64_t{byslots[end]->warps} * n1, INT64_MAX, 1);
+    // Fewest mismatches wins; on a tie the smaller N1, then the smaller N2.
+    if (!votes.empty() && total - votes.bestVotes() < best.mismatches)
+      best = {static_cast<int>(n1), static_cast<int>(votes.bestValue()), total - votes.bestVotes()};
+    for (; next < end; ++next) {
+      votes.add(std::int64_t{byslots[next]->warps} * n1, INT64_MAX, -1);
+      below(*byslots[next], 1);
     }
   }
   return best;

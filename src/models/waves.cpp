@@ -24,7 +24,7 @@ WaveSchedule scheduleWaves(std::int64_t requestedBlocks, int activeBlocksPerSm, 
   w.smCount = smCount;
   w.slots = static_cast<std::int64_t>(activeBlocksPerSm) * smCount;
   // ceil(B_r / (B_a · P/Q)) — eq. 3's numerator, without floating point.
-  w.waves = (requestedBlocks + w.slots - 1) / w.slots;
+  w.waves = requestedBlocks / w.slots + (requestedBlocks % w.slots != 0);  // no B_r + slots overflow
   w.tailBlocks = requestedBlocks - (w.waves - 1) * w.slots;
   w.tailFill = static_cast<double>(w.tailBlocks) / static_cast<double>(w.slots);
   const double slotTime = static_cast<double>(w.waves) * static_cast<double>(w.slots);

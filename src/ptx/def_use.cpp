@@ -5,6 +5,7 @@
 #include "teg/ptx/def_use.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace teg::ptx {
 namespace {
@@ -135,10 +136,6 @@ DefUseChains::DefUseChains(const Function& f) {
     // Bits 0..k-1: the register's definitions in order; bit k: undefined at entry.
     const std::uint32_t k = d1 - d0;
     const std::size_t words = (k + 1 + 63) / 64;
-    auto bitOfDef = [&](std::uint32_t defSite) {
-      return static_cast<std::uint32_t>(std::lower_bound(defIds.begin() + d0, defIds.begin() + d1, defSite) -
-                                        (defIds.begin() + d0));
-    };
     std::vector<std::uint64_t> in(nb * words, 0), out(nb * words, 0), gen(nb * words, 0);
     std::vector<char> resets(nb, 0);
     for (std::uint32_t j = d0; j < d1; ++j) {
@@ -169,21 +166,42 @@ DefUseChains::DefUseChains(const Function& f) {
         }
       }
     }
+    // The register's uses and definitions walked together in program order: at a use, the
+    // definitions reaching it are its block's entry set, replaced by each unguarded definition
+    // before it in the block and added to by each guarded one. A block is a contiguous range of
+    // instructions, so one forward pass does it: linear in the sites and the answer's size
+    // (rescanning the block's earlier definitions per use made a long straight-line block
+    // quadratic).
+    std::vector<std::uint32_t> live;  // def-site ids reaching the current point, ascending
+    bool undefined = false;           // ... and whether "undefined at entry" does
+    std::uint32_t block = ~0u;
+    std::uint32_t next = d0;          // the first definition not yet passed
     for (std::uint32_t u = u0; u < u1; ++u) {
       const std::uint32_t use = useIds[u];
       const std::uint32_t ui = useSites_[use].instruction;
       const std::uint32_t b = cfg.blockOfInstruction[ui];
-      std::vector<std::uint64_t> state(in.begin() + b * words, in.begin() + (b + 1) * words);
-      for (std::uint32_t j = d0; j < d1; ++j) {  // definitions earlier in the same block
-        const RegisterSite& def = defSites_[defIds[j]];
-        if (cfg.blockOfInstruction[def.instruction] != b || def.instruction >= ui) continue;
-        const std::uint32_t bit = bitOfDef(defIds[j]);
-        if (!f.instructions[def.instruction].guarded()) std::fill(state.begin(), state.end(), 0);
-        state[bit / 64] |= 1ull << (bit % 64);
+      if (b != block) {
+        block = b;
+        live.clear();
+        for (std::size_t w = 0; w < words; ++w)
+          for (std::uint64_t bits = in[b * words + w]; bits != 0; bits &= bits - 1) {
+            const auto bit = static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits));
+            if (bit < k) live.push_back(defIds[d0 + bit]);
+          }
+        undefined = in[b * words + k / 64] >> (k % 64) & 1;
+      }
+      for (; next < d1 && defSites_[defIds[next]].instruction < ui; ++next) {
+        const std::uint32_t di = defSites_[defIds[next]].instruction;
+        if (cfg.blockOfInstruction[di] != b) continue;  // an earlier block: in[b] accounts for it
+        if (!f.instructions[di].guarded()) {
+          live.clear();
+          undefined = false;
+        }
+        live.push_back(defIds[next]);
       }
       auto& list = reaching_[use];
-      for (std::uint32_t bit = 0; bit <= k; ++bit)
-        if (state[bit / 64] >> (bit % 64) & 1) list.push_back(bit == k ? kNone : defIds[d0 + bit]);
+      list.assign(live.begin(), live.end());
+      if (undefined) list.push_back(kNone);
     }
   }
 }

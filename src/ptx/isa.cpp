@@ -1,6 +1,8 @@
 // Lookup tables generated from the *.def tables: spelling <-> enum, timing class, destination rule.
 #include "teg/ptx/isa.hpp"
 
+#include <fmt/format.h>
+
 #include "name_hash.hpp"
 
 #include <array>
@@ -159,6 +161,32 @@ std::string_view stateSpaceName(StateSpace s) {
     case StateSpace::Tex: return ".tex";
   }
   return "";
+}
+
+namespace {
+struct VersionRange {
+  unsigned major, lastMinor;
+};
+constexpr VersionRange kVersions[] = {
+#define TEG_PTX_VERSIONS(major, lastMinor) {major, lastMinor},
+#include "teg/ptx/versions.def"
+#undef TEG_PTX_VERSIONS
+};
+}  // namespace
+
+bool isSupportedPtxVersion(unsigned major, unsigned minor) {
+  for (const auto& v : kVersions)
+    if (v.major == major) return minor <= v.lastMinor;
+  return false;
+}
+
+std::string supportedPtxVersions() {
+  std::string out;
+  for (const auto& v : kVersions) {
+    if (!out.empty()) out += ", ";
+    out += v.lastMinor == 0 ? fmt::format("{}.0", v.major) : fmt::format("{}.0-{}.{}", v.major, v.major, v.lastMinor);
+  }
+  return out;
 }
 
 }  // namespace teg::ptx

@@ -274,6 +274,22 @@ class Parser {
     return static_cast<Qualifier>(kFirstInternedQualifier + module_.internedNames.size() - 1);
   }
 
+  // `.version major.minor`: a version ptxas does not know would be refused by it, and the
+  // instruction set teg accepts for it would be a guess.
+  void checkVersion(const Token& v) const {
+    const std::string_view text = v.text;
+    const auto dot = text.find('.');
+    unsigned major = 0, minor = 0;
+    const char* end = text.data() + text.size();
+    const bool wellFormed =
+        v.kind == Tok::DecFloat && dot != std::string_view::npos && dot > 0 && dot + 1 < text.size() &&
+        std::from_chars(text.data(), text.data() + dot, major).ptr == text.data() + dot &&
+        std::from_chars(text.data() + dot + 1, end, minor).ptr == end;
+    if (!wellFormed) fail(v, fmt::format("expected a version number major.minor like 9.0, found {}", describe(v)));
+    if (!isSupportedPtxVersion(major, minor))
+      fail(v, fmt::format("unsupported PTX ISA version {} (supported: {})", text, supportedPtxVersions()));
+  }
+
   // ---------------------------------------------------------------- module level
   void parseTopLevel() {
     Linkage linkage = Linkage::None;
@@ -282,6 +298,10 @@ class Parser {
       const Token t = lex_.next();
       if (t.kind == Tok::End) {
         if (linkage != Linkage::None) fail(t, "expected a declaration after the linkage directive");
+        // ptxas refuses such a module too ("Missing .version/.target directive at start of file").
+        if (module_.version.empty())
+          fail(t, "empty module: a PTX module starts with .version (e.g. .version 9.0) and .target");
+        if (module_.target.empty()) fail(t, "missing .target directive after .version (e.g. .target sm_80)");
         return;
       }
       if (isPunct(t, '@') && peekPunct('@')) {  // @@DWARF lines of old nvcc
@@ -291,6 +311,11 @@ class Parser {
       }
       if (t.kind != Tok::Dot) fail(t, fmt::format("expected a directive, found {}", describe(t)));
       const std::string_view d = t.text;
+      // The header comes first, in this order, as ptxas requires.
+      if (module_.version.empty() && d != ".version")
+        fail(t, fmt::format("expected .version before '{}': a PTX module starts with .version and .target", d));
+      if (!module_.version.empty() && module_.target.empty() && d != ".target")
+        fail(t, fmt::format("expected .target after .version, found '{}'", d));
       if (d == ".visible" || d == ".extern" || d == ".weak" || d == ".common") {
         if (linkage == Linkage::None) linkageOffset = t.offset;
         linkage = d == ".visible" ? Linkage::Visible
@@ -315,8 +340,8 @@ class Parser {
         fail(linkageOffset, fmt::format("expected .entry, .func or a variable after the linkage directive, found '{}'", d));
       if (d == ".version") {
         const Token v = lex_.next();
-        if (v.kind != Tok::DecFloat && v.kind != Tok::Int)
-          fail(v, fmt::format("expected a version number like 9.0, found {}", describe(v)));
+        if (!module_.version.empty()) fail(t, "a second .version directive");
+        checkVersion(v);
         module_.version = std::string(v.text);
       } else if (d == ".target") {
         do {
@@ -354,9 +379,16 @@ class Parser {
     if (name.kind != Tok::String) fail(name, fmt::format("expected a file name string, found {}", describe(name)));
     f.name = std::string(name.text.substr(1, name.text.size() - 2));
     if (peekPunct(',')) {
+      // Up to the end of the last number, not to the next token: a comment or line break
+      // between them is not part of the directive (the printed module would differ).
       const std::size_t start = lex_.peek().offset;
-      while (acceptPunct(',')) expectUnsigned("a number");
-      f.extra = std::string(text_.substr(start, lex_.position() - start));
+      std::size_t end = start;
+      while (acceptPunct(',')) {
+        const Token n = lex_.peek();
+        expectUnsigned("a number");
+        end = n.offset + n.text.size();
+      }
+      f.extra = std::string(text_.substr(start, end - start));
     }
     module_.files.push_back(std::move(f));
   }
@@ -483,6 +515,21 @@ class Parser {
     }
   }
 
+  // A variable's size must be a number the layout can hold: its byte count within 64 bits, and
+  // within 32 bits in the spaces addressed by 32-bit offsets (shared, const, local), where a
+  // larger array would wrap and overlap the variables after it.
+  void checkSize(const Variable& v, const Token& name) const {
+    std::uint64_t bytes = v.type == Type::Pred ? 1 : static_cast<std::uint64_t>(typeBits(v.type) / 8) * v.vectorWidth;
+    for (std::uint64_t d : v.dims)
+      if (__builtin_mul_overflow(bytes, d, &bytes))
+        fail(name, fmt::format("the size of '{}' overflows 64 bits", v.name));
+    const bool window32 = v.space == StateSpace::Shared || v.space == StateSpace::SharedCluster ||
+                          v.space == StateSpace::Const || v.space == StateSpace::Local;
+    if (window32 && bytes > 0xffffffffull)
+      fail(name, fmt::format("'{}' is {} bytes: {} variables are addressed with 32 bits (at most 4294967295 bytes)",
+                             v.name, bytes, stateSpaceName(v.space)));
+  }
+
   // `.global .align 4 .b8 a[4] = {...}, b;` (the space token already consumed).
   std::vector<Variable> parseVariables(const Token& spaceTok, Linkage linkage, Function* owner) {
     DeclAttrs a = parseDeclAttrs(declSpace(spaceTok.text));
@@ -491,6 +538,7 @@ class Parser {
       const Token name = expectIdent("a variable name");
       Variable v = makeVariable(a, std::string(name.text), linkage);
       parseDims(v);
+      checkSize(v, name);
       if (acceptPunct('=')) {
         v.hasInitializer = true;
         parseInitializer(v.init, 0);
@@ -800,14 +848,15 @@ class Parser {
     }
   }
 
-  void parseBranchTargets(const std::string& tableName, const Token& labelTok) {
+  // `tableName` by value: the caller passes the name of the label popped below.
+  void parseBranchTargets(std::string tableName, const Token& labelTok) {
     Function& f = *fn_;
     // The .branchtargets label itself is not a code label.
     scopes_.back().labels.erase(labelTok.text);
     usedLabelNames_.erase(f.labels.back().name);
     f.labels.pop_back();
     BranchTargets table;
-    table.name = tableName;
+    table.name = std::move(tableName);
     table.position = static_cast<std::uint32_t>(f.instructions.size());
     const auto tableIndex = static_cast<std::uint32_t>(f.branchTargets.size());
     f.branchTargets.push_back(table);

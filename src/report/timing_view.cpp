@@ -77,6 +77,8 @@ StallReason topReason(const std::array<double, kStallReasonCount>& reasons) {
 }
 
 std::string thousands(double value) {
+  // Beyond 10^15 (or not finite) digit groups stop helping, and llround would overflow past 2^63.
+  if (!(std::abs(value) < 1e15)) return fmt::format("{:.3e}", value);
   const auto v = static_cast<long long>(std::llround(value));
   std::string digits = std::to_string(v < 0 ? -v : v);
   std::string out;
@@ -103,7 +105,10 @@ std::string sparkline(const std::vector<double>& values, std::size_t width) {
   }
   const double peak = *std::max_element(columns.begin(), columns.end());
   std::string out;
-  for (double v : columns) out += kBars[peak > 0 ? static_cast<int>(std::lround(v / peak * 8)) : 0];
+  for (double v : columns) {
+    const double level = peak > 0 && std::isfinite(peak) ? std::clamp(v / peak * 8, 0.0, 8.0) : 0.0;
+    out += kBars[std::isnan(level) ? 0 : static_cast<int>(std::lround(level))];
+  }
   return out;
 }
 
@@ -189,6 +194,8 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
   }
 
   if (options.showTimeline && !r.timeline.empty()) {
+    // Columns are issue and completion times scaled to at most 60 characters; a non-finite
+    // time would make that scale meaningless (and the casts below undefined), so it is capped.
     out += "\nTimeline (first instructions of the first warps of the first block: I = issue, = in flight)\n";
     double span = 0;
     std::size_t rows = std::min<std::size_t>(r.timeline.size(), static_cast<std::size_t>(options.timelineRows));
@@ -197,8 +204,9 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
     Table t({"warp", "issue", "done", "chart", "instruction"}, {Align::Right, Align::Right, Align::Right, Align::Left, Align::Left});
     for (std::size_t i = 0; i < rows; ++i) {
       const auto& e = r.timeline[i];
-      const auto start = static_cast<std::size_t>(e.issue * scale);
-      const auto end = std::max(start + 1, static_cast<std::size_t>(e.complete * scale));
+      const auto column = [&](double t) { return static_cast<std::size_t>(std::clamp(t * scale, 0.0, 60.0)); };
+      const auto start = std::isfinite(e.issue) ? column(e.issue) : 0;
+      const auto end = std::max(start + 1, std::isfinite(e.complete) ? column(e.complete) : 60);
       std::string chart(start, ' ');
       chart += 'I';
       chart += std::string(end - start - 1, '=');

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace teg::timing::detail {
 
@@ -9,8 +10,11 @@ UnitLoad::UnitLoad(int units, int wantedBuckets)
     : wanted_(std::max(1, wantedBuckets)), growAt_(2.0 * wanted_ - 1), busy_(static_cast<std::size_t>(units)),
       wholeStarts_(static_cast<std::size_t>(units)) {}
 
-void UnitLoad::grow(std::size_t buckets) {
-  while (buckets > static_cast<std::size_t>(2 * wanted_)) {
+// `buckets` is a double: a time far beyond 2^64 buckets of the current width must widen them,
+// not wrap a size_t (the device figures are bounded, so it stays finite).
+void UnitLoad::grow(double buckets) {
+  if (!std::isfinite(buckets)) throw std::logic_error("timing engine: a unit busy until a non-finite time");
+  while (buckets > 2.0 * wanted_) {
     for (std::size_t u = 0; u < busy_.size(); ++u) {
       auto& unit = busy_[u];
       auto& starts = wholeStarts_[u];
@@ -25,12 +29,12 @@ void UnitLoad::grow(std::size_t buckets) {
     }
     width_ *= 2;
     perCycle_ = 1.0 / width_;
-    buckets = (buckets + 1) / 2;
+    buckets = std::ceil(buckets / 2);
   }
 }
 
 void UnitLoad::addSpanning(int unit, double start, double end) {
-  if (end * perCycle_ > growAt_) grow(static_cast<std::size_t>(std::ceil(end * perCycle_)) + 1);
+  if (end * perCycle_ > growAt_) grow(std::ceil(end * perCycle_) + 1);
   auto& series = busy_[static_cast<std::size_t>(unit)];
   auto& starts = wholeStarts_[static_cast<std::size_t>(unit)];
   const auto first = static_cast<std::size_t>(start * perCycle_);
@@ -54,7 +58,11 @@ void UnitLoad::addSpanning(int unit, double start, double end) {
 std::vector<double> UnitLoad::series(int unit, double totalCycles) const {
   const auto& busy = busy_[static_cast<std::size_t>(unit)];
   const auto& starts = wholeStarts_[static_cast<std::size_t>(unit)];
-  const auto buckets = static_cast<std::size_t>(std::ceil(totalCycles / width_));
+  // Past the last interval every bucket is 0: a total far beyond it (a long wait that no unit
+  // was busy for) is capped there rather than allocated bucket by bucket.
+  const double cap = static_cast<double>(std::max(busy.size(), static_cast<std::size_t>(2 * wanted_)));
+  const double wanted = std::ceil(totalCycles / width_);
+  const auto buckets = wanted > 0 ? static_cast<std::size_t>(std::min(wanted, cap)) : std::size_t{0};
   std::vector<double> out(buckets, 0.0);
   double whole = 0;
   for (std::size_t b = 0; b < buckets && b < busy.size(); ++b) {

@@ -33,7 +33,7 @@ class UnitLoad {
   [[nodiscard]] double bucketCycles() const { return width_; }
 
  private:
-  void grow(std::size_t buckets);
+  void grow(double buckets);
   void addSpanning(int unit, double start, double end);
   int wanted_;
   double width_ = 16;

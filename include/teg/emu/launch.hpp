@@ -168,6 +168,11 @@ LaunchDescription readLaunchFile(const std::string& path);
 std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count,
                                          const BufferInit& init, const std::string& what);
 
+// Throws teg::Error naming `what` (the argument) when the value does not fit the type: an i32
+// of 2^40 would reach the kernel as 0 and an f32 of 1e300 as inf. parseLaunch checks every
+// scalar; a launch built in code checks its own.
+void checkScalarFits(const ScalarArg& arg, const std::string& what);
+
 // Bytes of a scalar argument as the kernel parameter holds it.
 std::vector<std::byte> scalarBytes(const ScalarArg& arg);
 

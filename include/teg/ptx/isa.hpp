@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace teg::ptx {
@@ -89,5 +90,10 @@ std::optional<Opcode> lookupOpcode(std::string_view mnemonic);
 // State spaces (PTX ISA §5.1) as the IR stores them; Generic = no space qualifier.
 enum class StateSpace : std::uint8_t { Generic, Reg, Global, Shared, SharedCluster, Local, Const, Param, Tex };
 std::string_view stateSpaceName(StateSpace s);  // ".global"; "" for Generic
+
+// PTX ISA versions (versions.def): whether `.version major.minor` is one teg accepts, and the
+// accepted set as text for messages ("1.0-1.5, 2.0-2.3, ..., 9.0").
+bool isSupportedPtxVersion(unsigned major, unsigned minor);
+std::string supportedPtxVersions();
 
 }  // namespace teg::ptx

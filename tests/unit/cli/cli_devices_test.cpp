@@ -107,7 +107,7 @@ TEST(CliDevices, MalformedDeviceFileNamesFileAndField) {
     "max_blocks_per_sm": {"value": -3, "source": "typo"}}})");
   const auto r = runTeg({"--device-file", path, "devices"});
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find(path + ":2:5: figures.max_blocks_per_sm: expected a positive integer"), std::string::npos)
+  EXPECT_NE(r.err.find(path + ":2:5: figures.max_blocks_per_sm: -3 is outside the possible range 1 to 4096 ("), std::string::npos)
       << r.err;
 }
 

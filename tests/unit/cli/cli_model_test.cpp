@@ -166,4 +166,10 @@ TEST(CliModel, BadInputIsOneLineAndNonZero) {
   expectOneLineError({"model", "latency", "--latency", "-3", "--issue-interval", "6"}, "--latency");
   expectOneLineError({"model", "fit", "--csv", "/nonexistent/runs.csv"}, "/nonexistent/runs.csv");
   expectOneLineError({"model", "nosuch"}, "A subcommand is required");
+  // Issue 24: huge n overflowed B_r = (n/S_D)^2; degenerate data printed "nan".
+  expectOneLineError({"model", "apsp", "--sms", "15", "--cores-per-sm", "32", "--n", "1099511627776", "--sub-block",
+                      "1", "--latency", "100", "--threads-per-core", "4", "--blocks-per-sm", "1"},
+                     "more than 2^63-1");
+  const auto nanCsv = writeTempFile("nanfit.csv", "x,time\n1e-320,1\n0,2\n2e-320,3\n");
+  expectOneLineError({"model", "fit", "--csv", nanCsv}, "the fit is undefined: its slope exceeds the range of a double");
 }

@@ -40,6 +40,25 @@ TEST(CliPredict, JsonCarriesCyclesTimeAndBoundConsistently) {
   EXPECT_EQ(j["registers_per_thread"], 12);  // ptxas on sm_80 (examples/kernels/README)
 }
 
+// Issue 24: --arg values that the kernel would see changed (wrapped, negative unsigned) and a
+// second argument of one name are refused before anything is compiled.
+TEST(CliPredict, ArgValuesOutsideTheirTypeAreRefused) {
+  const std::string cu = std::string(TEG_SOURCE_DIR) + "/examples/kernels/saxpy.cu";
+  const auto error = [&](std::vector<std::string> args) {
+    std::vector<std::string> all = {"predict", "--cu", cu, "--kernel", "saxpy", "--grid", "4", "--block", "32", "--gpu", "a100"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = runTeg(all);
+    EXPECT_NE(r.exitCode, 0);
+    return r.err;
+  };
+  EXPECT_NE(error({"--arg", "n=i32:1099511627776"}).find("1099511627776 does not fit i32 (it holds -2147483648 to 2147483647)"),
+            std::string::npos);
+  EXPECT_NE(error({"--arg", "alpha=f32:1e300"}).find("does not fit f32"), std::string::npos);
+  EXPECT_NE(error({"--arg", "n=u32:-1"}).find("u32 is unsigned; '-1' is negative"), std::string::npos);
+  EXPECT_NE(error({"--arg", "n=i32:5", "--arg", "n=i32:6"}).find("a second argument named 'n'"), std::string::npos);
+  EXPECT_NE(error({"--sample-blocks", "-1"}).find("--sample-blocks: '-1' is not a non-negative integer"), std::string::npos);
+}
+
 TEST(CliPredict, UnknownWhatIfIsAOneLineError) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--what-if", "faster-please"});

@@ -230,6 +230,13 @@ TEST(CliRun, DynamicSharedMemoryAboveTheDeviceLimitIsRefused) {
   EXPECT_NE(r.err.find("per-block limit of NVIDIA A100"), std::string::npos) << r.err;
 }
 
+// Issue 24: --max-instructions -5 was taken as 2^64 - 5 (no budget at all).
+TEST(CliRun, NegativeMaxInstructionsIsRefused) {
+  const auto r = runTeg({"run", "--launch", gatherLaunch("maxneg", 256, 1, 8), "--max-instructions", "-5"});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("--max-instructions: '-5' is not a non-negative integer"), std::string::npos) << r.err;
+}
+
 TEST(CliRun, TraceOutWritesATraceFile) {
   const std::string trace = writeTempFile("gather.tegtrace", "");
   const auto j = runJson({"run", "--launch", gatherLaunch("trace", 64, 1, 2), "--json", "--trace-out", trace});

@@ -111,6 +111,25 @@ TEST(EmulatorBasic, ArgumentsMustMatchParameters) {
   EXPECT_THROW(Emulator(m, "scale", Dim3{1, 1, 1}, Dim3{2048, 1, 1}), Error);  // > 1024 threads
 }
 
+// Issue 24: grid dimensions past CUDA's limits, or a grid whose block numbers would wrap at
+// 32 bits, are refused at launch rather than run with wrapped block indices.
+TEST(EmulatorBasic, GridsBeyondTheLimitsAreRefused) {
+  const ptx::Module m = parsePtx(kScale);
+  const auto error = [&](Dim3 grid) -> std::string {
+    try {
+      Emulator emu(m, "scale", grid, Dim3{32, 1, 1});
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error(Dim3{2147483648u, 1, 1}), "launch of 'scale': grid x = 2147483648 exceeds 2^31-1");
+  EXPECT_EQ(error(Dim3{65536, 65535, 2}),
+            "launch of 'scale': a grid of 65536 x 65535 x 2 = 8589803520 blocks is more than teg numbers (2^32-1)");
+  EXPECT_EQ(error(Dim3{1, 65536, 1}), "launch of 'scale': grid y and z are limited to 65535");
+  EXPECT_EQ(error(Dim3{2147483647u, 1, 1}), "(no error)");
+}
+
 TEST(EmulatorBasic, SpecialRegistersIn3dBlocks) {
   // out[linear tid] = tid.x + 10*tid.y + 100*tid.z + 1000*ctaid.y + 10000*ntid.z
   const ptx::Module m = parsePtx(R"(

@@ -125,4 +125,88 @@ TEST(Launch, NpyFilesRoundTripAndTypesAreChecked) {
   EXPECT_THROW(materializeBuffer(ScalarType::I32, 8, FileInit{path}, "b"), teg::Error);
 }
 
+// Issue 24: values that changed silently on the way to the kernel are errors naming the
+// argument and the type's range.
+TEST(Launch, ScalarsThatDoNotFitTheirTypeAreRefused) {
+  const auto scalar = [](const std::string& type, const std::string& value) {
+    return errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32,
+                       "args": [{"name": "n", "scalar": {"type": ")" + type + R"(", "value": )" + value + "}}]}");
+  };
+  EXPECT_EQ(scalar("i32", "1099511627776"),
+            "/work/l.json: args[0].scalar.value ('n'): 1099511627776 does not fit i32 (it holds -2147483648 to "
+            "2147483647); the kernel would see a different value");
+  EXPECT_EQ(scalar("f32", "1e300"),
+            "/work/l.json: args[0].scalar.value ('n'): 1e+300 does not fit f32 (it holds magnitudes up to "
+            "3.4028235e+38); the kernel would see a different value");
+  EXPECT_NE(scalar("u8", "-1").find("-1 does not fit u8 (it holds 0 to 255)"), std::string::npos);
+  EXPECT_NE(scalar("i64", "9223372036854775808").find("does not fit i64"), std::string::npos);
+  EXPECT_NE(scalar("f16", "65520").find("does not fit f16 (it holds magnitudes up to 65504)"), std::string::npos);
+  // The extremes themselves fit.
+  for (const auto& [type, value] : std::vector<std::pair<std::string, std::string>>{
+           {"i32", "-2147483648"}, {"i32", "2147483647"}, {"u32", "4294967295"}, {"u64", "18446744073709551615"},
+           {"i64", "-9223372036854775808"}, {"f16", "65504"}, {"f32", "3.4028234663852886e38"}, {"f64", "1e308"}})
+    EXPECT_EQ(scalar(type, value), "(no error)") << type << " " << value;
+  // Buffer initialisers of a float type overflow the same way.
+  EXPECT_THROW(materializeBuffer(ScalarType::F32, 1, ConstantInit{1e300}, "b"), teg::Error);
+  EXPECT_THROW(materializeBuffer(ScalarType::F16, 1, RandomInit{1, 0, 1e6}, "b"), teg::Error);
+}
+
+TEST(Launch, DuplicateNamesAndKeysAreRefused) {
+  EXPECT_EQ(errorOf(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 32,
+                        "args": [{"name": "x", "buffer": {"type": "f32", "count": 4}},
+                                 {"name": "y", "buffer": {"type": "f32", "count": 4}},
+                                 {"name": "x", "buffer": {"type": "f32", "count": 4}}]})"),
+            "/work/l.json: args[2].name: 'x' is already the name of args[0]");
+  EXPECT_EQ(errorOf("{\"source\": \"k.cu\", \"kernel\": \"k\",\n \"grid\": 4, \"grid\": 8, \"block\": 32}")
+                .substr(0, 39),
+            "/work/l.json:2:13: duplicate key \"grid\"");
+}
+
+// Issue 24: a buffer larger than the machine's memory ended in "internal error: std::bad_alloc".
+TEST(Launch, ABufferBeyondPhysicalMemoryIsRefusedBeforeAllocating) {
+  try {
+    (void)materializeBuffer(ScalarType::F64, std::uint64_t{1} << 60, IotaInit{}, "x");
+    FAIL() << "no error";
+  } catch (const teg::Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("x (1152921504606846976 x f64): 9223372036854775808 bytes (8589934592.0 GiB) "
+                                          "exceed this machine's physical memory (", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(materializeBuffer(ScalarType::F64, std::uint64_t{1} << 62, IotaInit{}, "x"), teg::Error);  // 2^65 bytes
+}
+
+// Issue 24: a shape beyond 64 bits threw std::out_of_range from stoull, naming no file; a shape
+// whose product wraps could pass as a small array.
+TEST(Launch, NpyShapesOutOfRangeNameTheFileAndTheField) {
+  const auto path = (std::filesystem::temp_directory_path() / "teg_bad_shape.npy").string();
+  const auto writeWithShape = [&](const std::string& shape) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + shape + "), }";
+    header.append(64 - (10 + header.size() + 1) % 64, ' ');
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    out.write("\x93NUMPY\x01\x00", 8);
+    const char len[2] = {static_cast<char>(header.size() & 0xFF), static_cast<char>(header.size() >> 8)};
+    out.write(len, 2);
+    out << header;
+    out.write("\0\0\0\0", 4);  // one float
+  };
+  const auto error = [&]() -> std::string {
+    try {
+      (void)readNpy(path);
+    } catch (const teg::Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  writeWithShape("99999999999999999999999,");
+  EXPECT_EQ(error(), path + ": .npy header field 'shape': dimension 99999999999999999999999 is larger than 2^64-1");
+  writeWithShape("4294967296, 4294967296");  // 2^64 elements: the product wrapped to 0
+  EXPECT_EQ(error(), path + ": .npy header field 'shape': (4294967296, 4294967296) has more than 2^64-1 elements");
+  writeWithShape("4611686018427387905,");  // x 4 bytes wraps to 4: the one float would have matched
+  EXPECT_EQ(error(), path + ": .npy header field 'shape': (4611686018427387905,) of 4-byte elements is more than "
+                            "2^64-1 bytes");
+  writeWithShape("1,");
+  EXPECT_EQ(error(), "(no error)");
+  std::filesystem::remove(path);
+}
+
 }  // namespace

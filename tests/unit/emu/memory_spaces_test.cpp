@@ -268,3 +268,28 @@ TEST(MemoryErrors, TrapAndUnsupportedInstructionsNameTheThread) {
 
 }  // namespace
 }  // namespace teg::emu::test
+
+namespace teg::emu::test {
+namespace {
+
+// Issue 24: two .shared arrays of 3 GB each placed the second at a wrapped 32-bit offset,
+// overlapping the first; the layout refuses it, naming the variable.
+TEST(MemoryErrors, SharedLayoutBeyond32BitsIsRefused) {
+  const ptx::Module m = parsePtx(R"(.shared .b8 first[3000000000];
+.shared .b8 second[3000000000];
+.visible .entry k()
+{
+	ret;
+}
+)");
+  try {
+    Emulator e(m, "k", {1, 1, 1}, {32, 1, 1});
+    FAIL() << "no error";
+  } catch (const Error& ex) {
+    EXPECT_EQ(std::string(ex.what()),
+              "shared variable 'second' (3000000000 bytes after 3000000000 bytes of others) does not fit 32-bit offsets");
+  }
+}
+
+}  // namespace
+}  // namespace teg::emu::test

@@ -1,8 +1,12 @@
 // GPUDIAG estimators (seed 004 sect. 3.2.3, eqs. 3.9-3.13) on N_slot measurements generated
 // from known buffers, clean and with off-by-one noise.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
 #include <random>
+#include <string>
 
 #include "teg/models/gpudiag.hpp"
 #include "teg/models/gpudiag_estimate.hpp"
@@ -169,4 +173,97 @@ TEST(GpudiagEstimate, RejectsEmptyInput) {
   EXPECT_THROW(estimateSharedMemory({}, {32, 64, 0}), teg::Error);
   EXPECT_THROW(estimateRegisterFile({}, {32, 64, 0}), teg::Error);
   EXPECT_THROW(estimateWarpSlots({{1, 0}, {2, 0}}), teg::Error);  // nothing ever fits
+}
+
+namespace {
+
+// The estimators' definition, tried exhaustively (what they did before issue 24 made them
+// n log n): every candidate against every sample, fewest mismatches, ties to the smaller values.
+WarpSlotEstimate warpSlotsByExhaustion(const std::vector<WarpSlotSample>& samples) {
+  WarpSlotEstimate best{0, 0, INT_MAX};
+  std::vector<std::int64_t> n1s, n2s;
+  for (const auto& s : samples) {
+    if (s.slots > 0) n1s.push_back(s.slots);
+    n2s.push_back(std::int64_t{s.warps} * s.slots);
+  }
+  std::sort(n1s.begin(), n1s.end());
+  std::sort(n2s.begin(), n2s.end());
+  for (const auto n1 : n1s)
+    for (const auto n2 : n2s) {
+      if (n2 < 1) continue;
+      int miss = 0;
+      for (const auto& s : samples) miss += std::min<std::int64_t>(n1, n2 / s.warps) != s.slots;
+      if (miss < best.mismatches) best = {static_cast<int>(n1), static_cast<int>(n2), miss};
+    }
+  return best;
+}
+
+BufferEstimate sharedMemoryByExhaustion(const std::vector<SharedMemorySample>& samples, int cap) {
+  BufferEstimate best{0, 0, INT_MAX};
+  std::int64_t largest = 1;
+  for (const auto& s : samples) largest = std::max(largest, s.bytes);
+  for (const auto g : powerOfTwoCandidates(largest)) {
+    std::vector<std::int64_t> sizes;
+    for (const auto& s : samples)
+      if (s.bytes > 0) sizes.push_back(roundUpTo(s.bytes, g) * s.slots);
+    std::sort(sizes.begin(), sizes.end());
+    for (const auto size : sizes) {
+      int miss = 0;
+      for (const auto& s : samples) {
+        const std::int64_t u = roundUpTo(s.bytes, g);
+        miss += (u > 0 ? std::min<std::int64_t>(cap, size / u) : cap) != s.slots;
+      }
+      if (miss < best.mismatches) best = {size, g, miss};
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+// Issue 24: `teg model buffers --csv` was quadratic (cubic for the warp slots). The sweep must
+// choose exactly what trying every candidate chooses, on random noisy data.
+TEST(GpudiagEstimate, SweepAgreesWithExhaustiveSearch) {
+  std::mt19937 rng(24);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<WarpSlotSample> warps;
+    const int n = 1 + static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i)
+      warps.push_back({1 + static_cast<int>(rng() % 16), static_cast<int>(rng() % 12)});
+    if (std::none_of(warps.begin(), warps.end(), [](const auto& s) { return s.slots > 0; })) continue;
+    const auto got = estimateWarpSlots(warps), want = warpSlotsByExhaustion(warps);
+    EXPECT_EQ(got.barrierSlots, want.barrierSlots) << "trial " << trial;
+    EXPECT_EQ(got.warpSlots, want.warpSlots) << "trial " << trial;
+    EXPECT_EQ(got.mismatches, want.mismatches) << "trial " << trial;
+
+    std::vector<SharedMemorySample> shm;
+    for (int i = 0; i < n; ++i)
+      shm.push_back({static_cast<std::int64_t>(rng() % 3000), static_cast<int>(rng() % 9)});
+    if (std::none_of(shm.begin(), shm.end(), [](const auto& s) { return s.bytes > 0; })) continue;
+    const WarpSlotEstimate wsb{6, 64, 0};  // cap N_slot,wsb(1) = 6
+    const auto gotS = estimateSharedMemory(shm, wsb), wantS = sharedMemoryByExhaustion(shm, 6);
+    EXPECT_EQ(gotS.size, wantS.size) << "trial " << trial;
+    EXPECT_EQ(gotS.granularity, wantS.granularity) << "trial " << trial;
+    EXPECT_EQ(gotS.mismatches, wantS.mismatches) << "trial " << trial;
+  }
+}
+
+// 200 000 measurements (tens of minutes before): the clean truth is still found.
+TEST(GpudiagEstimate, LargeCsvIsEstimated) {
+  std::string csv = "test,warps,smem,regs,nslot\n";
+  for (int i = 0; i < 100000; ++i) {
+    const int b = 1 + i % 64;
+    csv += fmt::format("warp_slots,{},0,0,{}\n", b, measure(b, 0, 32));
+    const std::int64_t smem = 1 + (i * 7919) % kS;
+    csv += fmt::format("shared_memory,1,{},0,{}\n", smem, measure(1, smem, 32));
+  }
+  const auto m = parseSlotMeasurements(csv, "big.csv");
+  const auto wsb = estimateWarpSlots(m.warpSlots);
+  EXPECT_EQ(wsb.barrierSlots, kN1);
+  EXPECT_EQ(wsb.warpSlots, kN2);
+  EXPECT_EQ(wsb.mismatches, 0);
+  const auto s = estimateSharedMemory(m.sharedMemory, wsb);
+  EXPECT_EQ(s.size, kS);
+  EXPECT_EQ(s.granularity, kSmin);
+  EXPECT_EQ(s.mismatches, 0);
 }

@@ -1,4 +1,5 @@
 // Least squares and the runtime fit of seed 001 eq. 15.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -86,4 +87,37 @@ TEST(RuntimeCsv, ErrorsSayWhere) {
   EXPECT_THROW(parseRuntimeSamples("", "h.csv"), teg::Error);               // empty
   EXPECT_THROW(parseRuntimeSamples("n,sub_block,threads_per_core,time\n100,30,4,1\n", "i.csv"),
                teg::Error);  // S_D does not divide n
+}
+
+// Issue 24: data near double's limits printed "nan" (or a silent slope of 0); such a fit is now
+// either computed exactly (scaled by powers of two) or refused with the reason.
+TEST(LinearFit, HugeValuesFitAfterScaling) {
+  // y = 2x through (±1e200, ±2e200): squares overflow without scaling.
+  const auto f = fitLine({-1e200, 1e200, 3e200}, {-2e200, 2e200, 6e200});
+  EXPECT_NEAR(f.slope, 2, 1e-12);
+  EXPECT_NEAR(f.intercept / 1e200, 0, 1e-12);
+  EXPECT_NEAR(f.rSquared, 1, 1e-12);
+  const auto g = fitLine({1e300, -1e300}, {1, 3});  // slope -1e-300, intercept 2
+  EXPECT_NEAR(g.slope * 1e300, -1, 1e-12);
+  EXPECT_NEAR(g.intercept, 2, 1e-12);
+}
+
+TEST(LinearFit, UndefinedFitsSayWhy) {
+  auto message = [](const std::vector<double>& x, const std::vector<double>& y) -> std::string {
+    try {
+      const auto f = fitLine(x, y);
+      return fmt::format("(no error: slope {}, intercept {}, r² {})", f.slope, f.intercept, f.rSquared);
+    } catch (const teg::Error& e) {
+      return e.what();
+    }
+  };
+  // x differs by 1e-320 while y differs by 1: the slope (~1e320) is beyond double's range.
+  EXPECT_EQ(message({1e-320, 0, 2e-320}, {2, 1, 3}).substr(0, 73),
+            "the fit is undefined: its slope exceeds the range of a double (y of order");
+  // x equal to double precision: no slope (Eigen's QR returned 0 for it before).
+  EXPECT_EQ(message({1, 1 + 2.3e-16, 1 + 4.5e-16}, {1, 2, 3}).substr(0, 40),
+            "the fit is undefined: the x values (1 to");
+  // Values at double's largest: the line through them leaves the range of a double.
+  EXPECT_EQ(message({0, 1, 2}, {-1.7e308, 1.7e308, 1.7e308}),
+            "the fit is undefined: its value at point 3 (x = 2) exceeds the range of a double");
 }

@@ -162,3 +162,18 @@ TEST(Apsp, RejectsSubBlockThatDoesNotDivideN) {
   EXPECT_THROW(apspModel(apsp(48, 4, 16384)), teg::Error);
   EXPECT_THROW(apspModel(apsp(0, 4, 16384)), teg::Error);
 }
+
+// Issue 24: a huge n made B_r = (n/S_D)² overflow (undefined behaviour; nonsense or a crash).
+TEST(Apsp, HugeNIsRefusedNotWrapped) {
+  auto in = apsp(1, 4, 16384);
+  in.vertices = std::int64_t{1} << 40;  // (2^40)² blocks
+  try {
+    (void)apspModel(in);
+    FAIL() << "no error";
+  } catch (const teg::Error& e) {
+    EXPECT_EQ(std::string(e.what()), "n/S_D = 1099511627776 gives (n/S_D)² thread blocks, more than 2^63-1: "
+                                     "use a larger sub-block or a smaller n");
+  }
+  in.vertices = 3037000499;  // ⌊√(2^63 - 1)⌋: the largest side that fits
+  EXPECT_EQ(apspModel(in).requestedBlocks, std::int64_t{3037000499} * 3037000499);
+}

@@ -1,6 +1,8 @@
 // Wave scheduling: Ma et al. (seed 001) eq. 3 and its Fig. 1 zig-zag, eq. 4.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "teg/models/waves.hpp"
 #include "teg/support/error.hpp"
 
@@ -113,4 +115,12 @@ TEST(Waves, ActiveBlocksEq4) {
   // A block needing more shared memory than the SM has.
   in.sharedMemoryPerBlock = 64 * 1024;
   EXPECT_THROW(activeBlocksMa(in), teg::Error);
+}
+
+// Issue 24: B_r near 2^63 wrapped B_r + slots - 1 and printed negative waves.
+TEST(Waves, LargestBlockCountDoesNotWrap) {
+  const auto w = scheduleWaves(INT64_MAX, 8, 15);
+  EXPECT_EQ(w.slots, 120);
+  EXPECT_EQ(w.waves, INT64_MAX / 120 + 1);  // 2^63 - 1 = 120 · 76861433640456465 + 7
+  EXPECT_EQ(w.tailBlocks, 7);
 }

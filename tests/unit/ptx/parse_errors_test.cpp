@@ -77,6 +77,68 @@ TEST(PtxParseErrors, MalformedNumber) {
   EXPECT_EQ(bodyError("\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 12abc;\n}\n"), "bad.ptx:7:15: malformed number '12abc'");
 }
 
+// Issue 24: an empty file and an unknown ISA version were accepted (ptxas refuses both).
+TEST(PtxParseErrors, EmptyFileHasNoVersion) {
+  EXPECT_EQ(errorOf(""),
+            "bad.ptx:1:1: empty module: a PTX module starts with .version (e.g. .version 9.0) and .target");
+  EXPECT_EQ(errorOf("// only a comment\n"),
+            "bad.ptx:2:1: empty module: a PTX module starts with .version (e.g. .version 9.0) and .target");
+}
+
+TEST(PtxParseErrors, UnknownVersionNamesTheSupportedOnes) {
+  EXPECT_EQ(errorOf(".version 99.9\n.target sm_80\n"),
+            "bad.ptx:1:10: unsupported PTX ISA version 99.9 (supported: 1.0-1.5, 2.0-2.3, 3.0-3.2, "
+            "4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8, 9.0)");
+  EXPECT_EQ(errorOf(".version 9.1\n.target sm_80\n").substr(0, 48),
+            "bad.ptx:1:10: unsupported PTX ISA version 9.1 (s");
+  EXPECT_EQ(errorOf(".version 9\n.target sm_80\n"),
+            "bad.ptx:1:10: expected a version number major.minor like 9.0, found '9'");
+}
+
+TEST(PtxParseErrors, EveryVersionPtxasAcceptsParses) {
+  for (const char* v : {"1.0", "1.5", "2.3", "3.2", "4.3", "5.0", "6.5", "7.8", "8.8", "9.0", "09.00"})
+    EXPECT_EQ(errorOf(std::string(".version ") + v + "\n.target sm_80\n"), "(no error)") << v;
+}
+
+TEST(PtxParseErrors, HeaderOrderAsPtxasRequires) {
+  EXPECT_EQ(errorOf(".target sm_80\n.version 9.0\n"),
+            "bad.ptx:1:1: expected .version before '.target': a PTX module starts with .version and .target");
+  EXPECT_EQ(errorOf(".version 9.0\n"), "bad.ptx:2:1: missing .target directive after .version (e.g. .target sm_80)");
+  EXPECT_EQ(errorOf(".version 9.0\n.address_size 64\n.target sm_80\n"),
+            "bad.ptx:2:1: expected .target after .version, found '.address_size'");
+}
+
+// Issue 24: .shared sizes wrapped at 32 bits (and products of dimensions at 64).
+TEST(PtxParseErrors, VariableSizesThatWrapAreRefused) {
+  EXPECT_EQ(bodyError("\t.shared .align 4 .b32 s[1073741824];\n\tret;\n}\n"),
+            "bad.ptx:6:24: 's' is 4294967296 bytes: .shared variables are addressed with 32 bits (at most "
+            "4294967295 bytes)");
+  EXPECT_EQ(errorOf(".version 9.0\n.target sm_80\n.global .b64 g[1099511627776][1099511627776];\n"),
+            "bad.ptx:3:14: the size of 'g' overflows 64 bits");
+  EXPECT_EQ(bodyError("\t.shared .b8 s[4294967295];\n\tret;\n}\n"), "(no error)");  // the largest that fits
+  EXPECT_EQ(errorOf(".version 9.0\n.target sm_80\n.global .b8 g[1099511627776];\n"), "(no error)");  // 64-bit space
+}
+
+// Found by fuzz_ptx_parser: a comment after `.file N "name",size,time` became part of the
+// directive's text, so the printed module parsed back to a different one.
+TEST(PtxParseErrors, FileDirectiveStopsAtItsLastNumber) {
+  const Module m = parseModule(".version 1.4\n.target sm_10\n.file 1 \"a.cu\"\n\t,128,0\n\t// trailing\n", "f.ptx");
+  ASSERT_EQ(m.files.size(), 1u);
+  EXPECT_EQ(m.files[0].extra, ",128,0");
+}
+
+// Found by fuzz_ptx_parser (AddressSanitizer: heap-use-after-free): a .branchtargets table whose
+// label name is too long for the short-string buffer took its name from the label just freed.
+TEST(PtxParseErrors, LongBranchTargetsNameIsKept) {
+  const Module m = parseModule(".version 9.0\n.target sm_80\n.entry k()\n{\n\t.reg .b32 %r<2>;\n"
+                               "\tmov.u32 %r1, 0;\n"
+                               "\ta_table_with_a_long_name: .branchtargets L_one, L_two;\n"
+                               "\tbrx.idx %r1, a_table_with_a_long_name;\nL_one:\n\tret;\nL_two:\n\tret;\n}\n",
+                               "b.ptx");
+  ASSERT_EQ(m.functions.at(0).branchTargets.size(), 1u);
+  EXPECT_EQ(m.functions[0].branchTargets[0].name, "a_table_with_a_long_name");
+}
+
 TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
   try {
     parseFile("/nonexistent/x.ptx");

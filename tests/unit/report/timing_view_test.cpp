@@ -70,6 +70,21 @@ TEST(Sparkline, ScalesToTheMaximum) {
   EXPECT_EQ(report::sparkline({1, 1, 8, 8}, 2), "▁█");  // pairs averaged: 1 and 8 -> 1/8 of full
 }
 
+// Issue 24: with extreme device figures the counts exceeded 2^63 and llround wrapped them into
+// negative digit groups (undefined behaviour); they print in scientific notation instead.
+TEST(TimingView, HugeCountsPrintWithoutWrapping) {
+  auto r = sample();
+  r.cycles = 3e19;
+  r.perInstruction[1].stallCycles = 1e30;
+  r.timeline.push_back({0, 0, 1, 0, 1e30});
+  r.timeline.push_back({0, 1, 1, 5e29, 2e30});
+  const std::string text = report::renderTimingText(r, kernel(), {});
+  EXPECT_NE(text.find("3.000e+19 cycles"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.000e+30"), std::string::npos) << text;
+  EXPECT_EQ(text.find("-9,223"), std::string::npos) << text;
+  EXPECT_EQ(report::sparkline({1e308, 1e308 * 10, 0}, 3), "   ");  // an infinite peak: no bars, no NaN cast
+}
+
 }  // namespace
 
 namespace {

@@ -33,6 +33,26 @@ TEST(JsonFile, NumberOutOfRangeIsALocatedErrorNotACrash) {
   }
 }
 
+// Issue 24: {"grid": [4], "grid": [8]} silently ran with [8].
+TEST(JsonFile, DuplicateKeyIsAnErrorWithItsPosition) {
+  const auto error = [](const std::string& text) -> std::string {
+    try {
+      teg::parseJson(text, "launch.json");
+    } catch (const teg::Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error("{\"grid\": [4],\n \"grid\": [8]}"),
+            "launch.json:2:2: duplicate key \"grid\" (an object gives each key once; the later value would "
+            "silently replace the earlier)");
+  // Nested objects: the same key in two different objects is fine, twice in one is not; a
+  // string value that looks like the key is not mistaken for it.
+  EXPECT_EQ(error(R"({"a": {"x": 1}, "b": {"x": 2}, "c": ["x"]})"), "(no error)");
+  EXPECT_EQ(error("{\"note\": \"x\", \"args\": [{\"x\": 1},\n  {\"x\": 2, \"y\": 3, \"x\": 4}]}").substr(0, 37),
+            "launch.json:2:20: duplicate key \"x\" (");
+}
+
 TEST(JsonFile, MissingFileIsAnErrorNotACrash) {
   EXPECT_THROW(teg::readJsonFile("/nonexistent/teg.json"), teg::Error);
 }

@@ -2,6 +2,10 @@
 // schedules: the figures a device file gives must reach the engine as the paper measured them.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
 #include "synthetic.hpp"
 #include "teg/device/database.hpp"
 
@@ -65,6 +69,45 @@ TEST(DeviceConfig, CoalescingRulesFollowTheComputeCapability) {
   EXPECT_EQ(timingConfigFor(cc11, 0).coalescing, Coalescing::Cc10Segments);
   for (const char* id : {"gtx480", "a100-sxm4-40gb"})
     EXPECT_EQ(timingConfigFor(database().find(id), 0).coalescing, Coalescing::Sectors) << id;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 24: device figures at the edges of what the loader accepts (data/devices/ranges/) must
+// keep the engine's arithmetic finite: the slowest clock, the longest latencies and issue
+// interval, the thinnest throughput and bandwidth. (Under the sanitizer build: UBSan clean.)
+TEST(DeviceConfig, ExtremeAcceptedFiguresGiveAFiniteTime) {
+  const auto path = std::filesystem::temp_directory_path() / "teg_extreme_figures_a100.json";
+  std::ofstream(path) << R"({"id": "a100-sxm4-40gb", "figures": {
+    "clocks.core_mhz": {"value": 1, "source": "edge of the range"},
+    "clocks.base_mhz": {"value": 1, "source": "edge of the range"},
+    "timing.issue_interval": {"value": 1000000, "source": "edge of the range"},
+    "timing.latency.fp32_fma": {"value": 1000000, "source": "edge of the range"},
+    "timing.same_warp.fp32_fma": {"value": 1000000, "source": "edge of the range"},
+    "timing.dram_latency": {"value": 1000000, "source": "edge of the range"},
+    "latency.dram": {"value": 1000000, "unit": "cycles", "method": "m", "source": "edge of the range"},
+    "latency.l2": {"value": 1000000, "unit": "cycles", "method": "m", "source": "edge of the range"},
+    "throughput.fp32_fma": {"value": 0.001, "source": "edge of the range"},
+    "throughput.load_store": {"value": 0.001, "source": "edge of the range"},
+    "memory.dram_bandwidth_gbs": {"value": 0.1, "source": "edge of the range"},
+    "timing.l2_bytes_per_clk": {"value": 0.1, "source": "edge of the range"}}})";
+  auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  db.applyOverrideFile(path.string());
+  std::filesystem::remove(path);
+  const TimingConfig config = timingConfigFor(db.find("a100"), 0);
+  std::vector<teg::trace::StaticInstruction> code = independentGlobalLoads(4);
+  code.push_back(alu({1}, {1, 10}));
+  const auto kernel = kernelOf(code, 2, 64);
+  const auto r = runSynthetic(config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1, 2, 3, 4, 4, 4}; },
+                              [](auto block, auto warp, std::size_t i, int lane) {
+                                return 0x10000000ull + (block * 2 + warp) * 4096 + i * 1024 + lane * 4;
+                              });
+  EXPECT_TRUE(std::isfinite(r.cycles) && r.cycles > 0) << r.cycles;
+  EXPECT_TRUE(std::isfinite(r.timeMs) && r.timeMs > 0) << r.timeMs;
+  for (const auto& u : r.units)
+    for (double load : u.load) EXPECT_TRUE(std::isfinite(load));
 }
 
 }  // namespace

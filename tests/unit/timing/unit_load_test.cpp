@@ -2,6 +2,8 @@
 // including intervals that cover buckets whole and the merging of buckets as the run grows.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "unit_load.hpp"
@@ -50,6 +52,34 @@ TEST(UnitLoad, ALongIntervalMergesUntilItsBucketsFit) {
   load.add(0, 250, 300);
   EXPECT_EQ(load.bucketCycles(), 128);
   expectSeries(load.series(0, 384), {100.0 / 128, 6.0 / 128, 44.0 / 128});
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 24: a device figure of 1e18 cycles made add() cast ~1e17 buckets to size_t and series()
+// allocate one double per bucket. Far times widen the buckets instead (the bounded device
+// figures keep every time finite), and a total beyond the last interval is not allocated.
+TEST(UnitLoad, FarTimesWidenTheBucketsInsteadOfOverflowing) {
+  UnitLoad load(1, 8);
+  load.add(0, 0, 16);
+  load.add(0, 1e18, 1e18 + 1e17);
+  EXPECT_GE(load.bucketCycles(), 1e18 / 16);
+  const auto s = load.series(0, 1.1e18);
+  EXPECT_LE(s.size(), 16u);
+  EXPECT_GT(s.back(), 0);
+  EXPECT_THROW(load.add(0, 0, std::numeric_limits<double>::infinity()), std::logic_error);
+}
+
+TEST(UnitLoad, ATotalFarBeyondTheLastIntervalIsCapped) {
+  UnitLoad load(1, 8);
+  load.add(0, 0, 32);
+  const auto s = load.series(0, 1e18);  // 6e16 buckets of 16 cycles, all but two of them 0
+  EXPECT_EQ(s.size(), 16u);
+  EXPECT_DOUBLE_EQ(s[0], 1);
+  EXPECT_DOUBLE_EQ(s[1], 1);
+  EXPECT_DOUBLE_EQ(s[15], 0);
 }
 
 }  // namespace
