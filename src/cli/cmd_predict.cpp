@@ -11,6 +11,7 @@
 
 #include "command.hpp"
 #include "compile_flags.hpp"
+#include "emulator_limits.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/analysis/what_if.hpp"
 #include "teg/report/achieved_view.hpp"
@@ -27,9 +28,8 @@ struct PredictArgs {
   std::vector<std::string> scalars, whatIfs;
   toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
   bool json = false, full = false, noTimeline = false;
-  std::uint64_t sampleBlocks = 0, maxInstructions = 0;
-  std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;
-  std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;
+  std::uint64_t sampleBlocks = 0;
+  EmulatorLimits limits;
   unsigned threads = 1;
   int regs = -1;
   int carveout = -1;
@@ -159,16 +159,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
                              analysis::PredictRequest{}.peerBlocks))
       ->check(CLI::Range(0, 1024));
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
-  app.add_option("--max-instructions", a->maxInstructions, "Stop the emulator after this many warp instructions")
-      ->check(nonNegativeCount());
-  app.add_option("--max-block-instructions", a->maxBlockInstructions,
-                 "Stop with an error when one block runs more warp instructions (0 = no limit)")
-      ->capture_default_str()
-      ->check(nonNegativeCount());
-  app.add_option("--max-trace-records", a->maxTraceRecords,
-                 "Stop with an error when the trace has more warp instructions (0 = no limit)")
-      ->capture_default_str()
-      ->check(nonNegativeCount());
+  addEmulatorLimits(app, a->limits);
   app.add_option("--carveout", a->carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
       ->check(CLI::Range(0, 100));
   app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
@@ -187,9 +178,9 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     request.sampledBlocks = a->sampleBlocks;
     request.peerBlocks = a->peerBlocks;
     request.threads = a->threads;
-    request.maxInstructions = a->maxInstructions;
-    request.maxBlockInstructions = a->maxBlockInstructions;
-    request.maxTraceRecords = a->maxTraceRecords;
+    request.maxInstructions = a->limits.maxInstructions;
+    request.maxBlockInstructions = a->limits.maxBlockInstructions;
+    request.maxTraceRecords = a->limits.maxTraceRecords;
     request.compile = a->compile;
     if (a->regs >= 0) request.registersPerThread = a->regs;
     request.traceOut = a->traceOut;

@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "teg/analysis/block_progress.hpp"
 #include "compile_flags.hpp"
+#include "emulator_limits.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "run_support.hpp"
 #include "teg/emu/emulator.hpp"
@@ -37,9 +38,7 @@ struct RunArgs {
   bool check = false;
   std::vector<std::string> dumps;
   std::string blocks;
-  std::uint64_t maxInstructions = 0;
-  std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;
-  std::uint64_t maxTraceRecords = emu::kDefaultMaxTraceRecords;
+  EmulatorLimits limits;
   unsigned threads = 1;
   std::string traceOut;
   toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
@@ -147,10 +146,10 @@ void runCommand(const RunArgs& a, Context& context) {
   fanout.add(blockProgress);
   KernelJoiner joiner(fanout);
   emu::RunOptions options;
-  options.maxInstructions = a.maxInstructions;
-  options.maxBlockInstructions = a.maxBlockInstructions;
+  options.maxInstructions = a.limits.maxInstructions;
+  options.maxBlockInstructions = a.limits.maxBlockInstructions;
   // Statistics keep a bounded summary; only a trace file grows with the run.
-  options.maxTraceRecords = a.traceOut.empty() ? 0 : a.maxTraceRecords;
+  options.maxTraceRecords = a.traceOut.empty() ? 0 : a.limits.maxTraceRecords;
   options.threads = a.threads;
   options.listener = &joiner;
   emu::RunSummary total;
@@ -284,17 +283,7 @@ void registerRunCommand(CLI::App& app, Context& context) {
                  "repeatable");
   app.add_option("--blocks", args->blocks,
                  "Emulate only these blocks: first-wave, all, or indices and ranges like 0-15 or 0,5,9");
-  app.add_option("--max-instructions", args->maxInstructions,
-                 "Stop with an error after this many warp instructions (0 = no limit)")
-      ->check(nonNegativeCount());
-  app.add_option("--max-block-instructions", args->maxBlockInstructions,
-                 "Stop with an error when one block runs more warp instructions (0 = no limit)")
-      ->capture_default_str()
-      ->check(nonNegativeCount());
-  app.add_option("--max-trace-records", args->maxTraceRecords,
-                 "Stop with an error when a traced run records more warp instructions (0 = no limit)")
-      ->capture_default_str()
-      ->check(nonNegativeCount());
+  addEmulatorLimits(app, args->limits);
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
   addCompileFlags(app, args->compile);

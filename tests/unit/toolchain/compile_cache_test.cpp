@@ -5,6 +5,8 @@
 #include "compile_cache.hpp"
 
 #include <gtest/gtest.h>
+
+#include "nvcc_available.hpp"
 #include <unistd.h>
 
 #include <cstdlib>
@@ -34,17 +36,6 @@ TEST(DependencyFile, ListsThePrerequisitesOfTheFirstRule) {
   EXPECT_TRUE(parseDependencyFile("").empty());
 }
 
-bool haveNvcc() {
-  try {
-    findNvcc();
-    return true;
-  } catch (const teg::Error&) {
-    return false;
-  }
-}
-
-#define REQUIRE_NVCC() \
-  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit to run this test)"
 
 class CompileCacheTest : public ::testing::Test {
  protected:

@@ -1,5 +1,7 @@
 // compileCuda with the real nvcc (each test skips, saying so, when there is none).
 #include <gtest/gtest.h>
+
+#include "nvcc_available.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,17 +15,6 @@ using namespace teg::toolchain;
 
 namespace {
 
-bool haveNvcc() {
-  try {
-    findNvcc();
-    return true;
-  } catch (const teg::Error&) {
-    return false;
-  }
-}
-
-#define REQUIRE_NVCC() \
-  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit to run this test)"
 
 class CompileCuda : public ::testing::Test {
  protected:
