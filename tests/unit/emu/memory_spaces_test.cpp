@@ -273,12 +273,16 @@ namespace teg::emu::test {
 namespace {
 
 // Issue 24: two .shared arrays of 3 GB each placed the second at a wrapped 32-bit offset,
-// overlapping the first; the layout refuses it, naming the variable.
+// overlapping the first; the layout refuses it, naming the variable. (The kernel names both:
+// a kernel gets only the shared variables it uses.)
 TEST(MemoryErrors, SharedLayoutBeyond32BitsIsRefused) {
   const ptx::Module m = parsePtx(R"(.shared .b8 first[3000000000];
 .shared .b8 second[3000000000];
 .visible .entry k()
 {
+	.reg .b32 %r<3>;
+	mov.u32 %r1, first;
+	mov.u32 %r2, second;
 	ret;
 }
 )");

@@ -203,6 +203,42 @@ TEST(Sandbox, KernelsWithDifferentParameterCountsRunEach) {
   EXPECT_EQ(runOut<std::uint32_t>(body, 1), std::vector<std::uint32_t>{99});
 }
 
+// One construct the emulator does not run, in another kernel of the file, never blocks this one:
+// only what the launched kernel reaches is decoded.
+TEST(Sandbox, AnUnsupportedInstructionInAnotherKernelDoesNotBlockThisOne) {
+  const std::string body = R"(
+.visible .entry other(.param .u64 a)
+{
+  .reg .b32 %r<4>;
+  mov.u32 %r1, 1;
+  frobnicate.b32 %r2, %r1;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 42;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)";
+  EXPECT_EQ(runOut<std::uint32_t>(body, 1), std::vector<std::uint32_t>{42});
+  const std::string error = [&] {
+    try {
+      const ptx::Module m = parsePtx(body);
+      Emulator e(m, "other", {1, 1, 1}, {1, 1, 1});
+      e.addZeroedBuffer("a", 4);
+      e.run();
+    } catch (const std::exception& ex) {
+      return std::string(ex.what());
+    }
+    return std::string("(no error)");
+  }();
+  EXPECT_NE(error.find("frobnicate"), std::string::npos) << error;
+}
+
 // Found by the sandbox fuzzer: an atomic whose address names a local variable ran a host atomic
 // on a lane's local frame, 4-byte aligned in host memory for an 8-byte operation (undefined
 // behaviour in the emulator itself). Atomics on local memory are undefined in PTX: refused.
