@@ -108,7 +108,9 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
       fail(w, lane, d, fmt::format("out-of-bounds global {} of {} bytes at {}: {}", kind, bytes, where(), detail));
     }
     case Space::Shared:
-      address = sharedOffset(address);
+      // An explicit .shared address is a 32-bit offset; a generic one is already an offset in
+      // the window, and one past the shared memory is out of bounds, not wrapped.
+      if (!generic) address = sharedOffset(address);
       if (!fitsIn(address, bytes, sharedSize_))
         fail(w, lane, d, fmt::format("out-of-bounds shared {} of {} bytes at {} (the block has {} bytes of shared memory)",
                                      kind, bytes, where(), sharedSize_));

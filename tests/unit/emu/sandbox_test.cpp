@@ -79,6 +79,26 @@ TEST(Sandbox, SharedAddressInA32BitRegisterWrapsAt32Bits) {
   EXPECT_EQ(runOut<std::uint32_t>(body, 1), std::vector<std::uint32_t>{1234});
 }
 
+// A generic pointer 4 GiB past a shared array stays in the shared window but past the block's
+// shared memory: out of bounds, not wrapped back onto the array as an explicit .shared offset is.
+TEST(Sandbox, GenericSharedPointerPastTheArrayIsNotWrapped) {
+  const std::string body = R"(
+.shared .align 4 .b8 s[64];
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  mov.u64 %rd1, s;
+  cvta.shared.u64 %rd2, %rd1;
+  add.s64 %rd3, %rd2, 4294967300;
+  ld.u32 %r1, [%rd3];
+  ret;
+}
+)";
+  const std::string error = runError(body, 4, {1, 1, 1}, {1, 1, 1});
+  EXPECT_NE(error.find("out-of-bounds shared load"), std::string::npos) << error;
+}
+
 // A 64-bit global index near 2^62 times 4 bytes wraps the address around 2^64: the access is
 // out of bounds, reported, never a host pointer. (Index 2^62 itself wraps to the buffer's own
 // start, as it does on the GPU, so it is not among them.)
