@@ -136,8 +136,9 @@ Prediction predict(const PredictRequest& request) {
       !row.parameter.empty())
     p.result.assumptions.push_back(std::move(row));
   p.result.assumptions.push_back({"not modelled",
-                                  "instruction cache, constant-cache misses, textures, tensor cores, DRAM pages and "
-                                  "partition camping, L2 slices, clock boost changes, launch overhead",
+                                  "instruction cache, constant-cache misses, the texture unit's own pipeline (fetches "
+                                  "time as L1 loads), tensor cores, DRAM pages and partition camping, L2 slices, clock "
+                                  "boost changes, launch overhead",
                                   "see docs/timing.md"});
   for (std::size_t i = 1; i < engines.size(); ++i) {
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
