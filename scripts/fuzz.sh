@@ -11,8 +11,10 @@ if ! command -v clang++ > /dev/null; then
   echo "fuzz.sh: clang++ not found (libFuzzer needs clang); install clang" >&2
   exit 1
 fi
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)  # as build.sh does
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DTEG_BUILD_FUZZ=ON -DTEG_BUILD_TESTS=OFF -DTEG_BUILD_BENCH=OFF > /dev/null
+  -DTEG_BUILD_FUZZ=ON -DTEG_BUILD_TESTS=OFF -DTEG_BUILD_BENCH=OFF "${launcher[@]}" > /dev/null
 targets=()
 for src in "$root"/tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$src" .cpp)"); done
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
