@@ -35,7 +35,7 @@ Prediction predict(const PredictRequest& request) {
     p.registersOrigin = fmt::format("ptxas ({})", source.arch);
     // Another architecture's count (nvcc 13 cannot target this GPU) may exceed what this GPU
     // allows; its own compiler would have spilled to stay within the limit.
-    if (!source.note.empty() && gpu.limits.maxRegistersPerThread > 0 &&
+    if (source.arch != gpu.cc.smName() && gpu.limits.maxRegistersPerThread > 0 &&
         p.registersPerThread > gpu.limits.maxRegistersPerThread) {
       p.registersOrigin = fmt::format("ptxas ({}) gave {}, above the {} this GPU allows: capped (its own compiler "
                                       "would spill; spills are not modelled)",

@@ -110,13 +110,14 @@ void run(const CompileArgs& a) {
   if (a.json) {
     nlohmann::json j{{"source", a.file}, {"arch", a.arch}, {"command", result.command},
                      {"kernels", nlohmann::json::array()}, {"log", result.log},
-                     {"from_cache", result.fromCache}};
+                     {"from_cache", result.fromCache}, {"notes", result.notes}};
     for (const auto& k : result.kernels) j["kernels"].push_back(toJson(k));
     if (!a.ptxOut.empty()) j["ptx_out"] = a.ptxOut;
     std::cout << j.dump(2) << "\n";
     return;
   }
   std::cerr << warningsOnly(result.log);
+  for (const auto& n : result.notes) std::cerr << "teg: note: " << n << "\n";
   std::cout << fmt::format("{} on {} ({} function{})\n", a.file, a.arch, result.kernels.size(),
                            result.kernels.size() == 1 ? "" : "s");
   std::cout << table(result.kernels);

@@ -269,6 +269,7 @@ json kernelResources(const Device& d, const Options& o, Launch& launch) {
   toolchain::CompileResult compiled;
   try {
     compiled = toolchain::compileCuda(o.cuFile, options);
+    for (const auto& n : compiled.notes) std::cerr << "teg: note: " << n << "\n";
   } catch (const Error& e) {
     const std::string what = e.what();
     if (what.find("Unsupported gpu architecture") != std::string::npos)

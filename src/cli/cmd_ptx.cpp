@@ -39,6 +39,7 @@ Input readInput(const std::string& path, const std::string& arch, const toolchai
     toolchain::CompileOptions options = compile;
     options.arch = arch;
     toolchain::CompileResult result = toolchain::compileCuda(path, options);
+    for (const auto& n : result.notes) std::cerr << "teg: note: " << n << "\n";
     input.module = ptx::parseModule(result.ptx, path + " (ptx)");
     input.resources = std::move(result.kernels);
     input.compiled = true;

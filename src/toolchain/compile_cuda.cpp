@@ -9,6 +9,7 @@
 
 #include "compile_cache.hpp"
 #include "process.hpp"
+#include "removed_runtime_api.hpp"
 #include "temp_dir.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/input_file.hpp"
@@ -76,6 +77,24 @@ std::string nvccVersion(const std::string& nvcc, const fs::path& scratch, std::c
 }
 
 std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+
+// The note a compile with the removed-API header gets (also for a cached one: its command line
+// carries the --pre-include).
+void noteRemovedRuntimeApi(CompileResult& result, const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  result.notes.push_back(
+      "the file's host code uses CUDA runtime API that CUDA 13 removed" + (list.empty() ? std::string() : " (" + list + ")") +
+      "; compiled with teg's declarations of it (data/toolchain/cuda13_removed_runtime_api.h). teg runs only the "
+      "kernels, so this does not change what it predicts; to build the program itself, port it to cudaDevice* "
+      "and cudaDeviceGetAttribute");
+}
+
+bool usesRemovedApiHeader(const std::vector<std::string>& command) {
+  return std::any_of(command.begin(), command.end(), [](const std::string& a) {
+    return a.rfind("--pre-include=", 0) == 0 && a.find("cuda13_removed_runtime_api.h") != std::string::npos;
+  });
+}
 
 }  // namespace
 
@@ -149,6 +168,7 @@ CompileResult compileCuda(const std::string& cuPath, const CompileOptions& optio
         result.command = std::move(hit->command);
         result.kernels = parsePtxasVerbose(result.log);
         result.fromCache = true;
+        if (usesRemovedApiHeader(result.command)) noteRemovedRuntimeApi(result, {});
         return result;
       }
     }
@@ -166,8 +186,22 @@ CompileResult compileCuda(const std::string& cuPath, const CompileOptions& optio
   run.push_back(source.string());
   result.command.push_back(source.string());
 
-  const ProcessResult ran = runTool(run, scratch.path(), timeout);
+  ProcessResult ran = runTool(run, scratch.path(), timeout);
   result.log = ran.out + ran.err;
+  if (ran.exitCode != 0) {
+    // Host code of a pre-CUDA-13 program: once more with the removed API declared (the flag goes
+    // before the source, in the command that is reported and cached too).
+    if (const auto removed = detail::removedRuntimeApiErrors(result.log); !removed.empty()) {
+      const std::string header = detail::removedRuntimeApiHeader();
+      checkNvccSafePath(header, "teg's data directory");
+      const std::string preInclude = "--pre-include=" + header;
+      result.command.insert(result.command.end() - 1, preInclude);
+      run.insert(run.end() - 1, preInclude);
+      ran = runTool(run, scratch.path(), timeout);
+      result.log = ran.out + ran.err;
+      if (ran.exitCode == 0) noteRemovedRuntimeApi(result, removed);
+    }
+  }
   if (ran.exitCode != 0)
     throw Error(SourceLocation{cuPath}, "nvcc failed (exit " + std::to_string(ran.exitCode) +
                                             "):\n" + result.log);

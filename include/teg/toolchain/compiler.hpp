@@ -57,6 +57,8 @@ struct CompileResult {
   std::string log;                        // nvcc's stderr (warnings), verbatim
   std::vector<std::string> command;       // the nvcc command line that was run
   bool fromCache = false;                 // taken from the compile cache; nvcc did not run
+  std::vector<std::string> notes;         // what teg did beyond the plain compile, for the user
+                                          // (e.g. declared API that CUDA 13 removed from host code)
 };
 
 // The timeout `options` asks for, resolved as described there; throws teg::Error for a

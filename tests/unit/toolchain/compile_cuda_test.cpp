@@ -4,6 +4,7 @@
 #include "nvcc_available.hpp"
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -126,3 +127,71 @@ TEST_F(CompileCuda, BadInputIsRejectedBeforeNvccRuns) {
 }
 
 }  // namespace
+
+// Rodinia-era host code (gaussian.cu, srad.cu, backprop_cuda.cu): CUDA 13 removed what it calls.
+// The kernels must compile all the same; teg says it declared the removed API.
+namespace {
+const char* kLegacyHost = R"(
+#include <cstdio>
+__global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  struct cudaDeviceProp other;
+  printf("%d %d %d\n", prop.clockRate, prop.deviceOverlap, other.memoryClockRate);
+  twice<<<1, 32>>>(nullptr);
+  cudaThreadSynchronize();
+  return 0;
+}
+)";
+}  // namespace
+
+TEST_F(CompileCuda, HostCodeUsingApiThatCuda13RemovedStillGivesTheKernels) {
+  REQUIRE_NVCC();
+  const auto path = write("legacy_host.cu", kLegacyHost);
+  CompileOptions options;
+  options.arch = "sm_80";
+  options.useCache = false;
+  const auto r = compileCuda(path, options);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].name, "twice(float*)");
+  EXPECT_NE(r.ptx.find(".entry _Z5twicePf"), std::string::npos);
+  ASSERT_EQ(r.notes.size(), 1u);
+  for (const char* name : {"cudaThreadSynchronize", "cudaDeviceProp::clockRate", "cudaDeviceProp::deviceOverlap",
+                           "cudaDeviceProp::memoryClockRate"})
+    EXPECT_NE(r.notes[0].find(name), std::string::npos) << name << " not in: " << r.notes[0];
+  // The command that is reported (and would be cached) is the one that succeeded.
+  EXPECT_NE(std::find_if(r.command.begin(), r.command.end(),
+                         [](const std::string& a) { return a.rfind("--pre-include=", 0) == 0; }),
+            r.command.end());
+  EXPECT_EQ(r.command.back(), path);
+}
+
+TEST_F(CompileCuda, AFileThatCompilesAsItIsGetsNoDeclarationsAndNoNote) {
+  REQUIRE_NVCC();
+  // A program that ported itself with its own macro: no retry, no note, no clash with teg's header.
+  const auto path = write("ported.cu", std::string("#define cudaThreadSynchronize cudaDeviceSynchronize\n") +
+                                           "__global__ void k(int* x) { *x = 1; }\n"
+                                           "int main() { k<<<1, 1>>>(nullptr); cudaThreadSynchronize(); }\n");
+  CompileOptions options;
+  options.useCache = false;
+  const auto r = compileCuda(path, options);
+  EXPECT_TRUE(r.notes.empty());
+  for (const auto& a : r.command) EXPECT_EQ(a.rfind("--pre-include=", 0), std::string::npos) << a;
+}
+
+TEST_F(CompileCuda, OtherHostErrorsAreNotRetriedAndKeepNvccsMessage) {
+  REQUIRE_NVCC();
+  const auto path = write("broken_host.cu", "__global__ void k() {}\nint main() { cudaNoSuchCall(); }\n");
+  CompileOptions options;
+  options.useCache = false;
+  try {
+    compileCuda(path, options);
+    FAIL() << "an undefined identifier that CUDA never had must stay an error";
+  } catch (const teg::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("identifier \"cudaNoSuchCall\" is undefined"), std::string::npos) << what;
+    EXPECT_EQ(what.find("pre-include"), std::string::npos) << what;
+  }
+}
+
