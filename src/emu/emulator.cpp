@@ -84,10 +84,10 @@ struct Emulator::Impl {
   // A buffer that is not a parameter of its own (a struct's field): its allocation and address.
   std::uint64_t allocateBuffer(const std::string& name, const BufferArg& b) {
     const std::uint64_t bytes = b.count * static_cast<std::uint64_t>(scalarTypeSize(b.type));
-    const std::uint64_t address = global.allocate(name, bytes);
+    const std::uint64_t address = global.allocate(name, bytes, b.marginBytes);
     if (!std::holds_alternative<ZerosInit>(b.init)) {
       const std::vector<std::byte> contents = materializeBuffer(b.type, b.count, b.init, name);
-      std::memcpy(global.byName(name)->data.data(), contents.data(), contents.size());
+      std::memcpy(global.byName(name)->user().data(), contents.data(), contents.size());
     }
     buffers.emplace_back(name, address);
     return address;
@@ -148,11 +148,11 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
     if (const auto* b = std::get_if<BufferArg>(&arg.value)) {
       if (std::holds_alternative<ZerosInit>(b->init)) {
         // Zeros need no host copy: the allocation starts zeroed (and untouched pages stay unmapped).
-        addZeroedBuffer(arg.name, b->count * static_cast<std::uint64_t>(scalarTypeSize(b->type)));
+        addZeroedBuffer(arg.name, b->count * static_cast<std::uint64_t>(scalarTypeSize(b->type)), b->marginBytes);
         continue;
       }
       const std::vector<std::byte> bytes = materializeBuffer(b->type, b->count, b->init, arg.name);
-      addBuffer(arg.name, bytes);
+      addBuffer(arg.name, bytes, b->marginBytes);
     } else if (const auto* s = std::get_if<StructArg>(&arg.value)) {
       addStruct(arg.name, *s);
     } else if (const auto* t = std::get_if<TextureArg>(&arg.value)) {
@@ -183,19 +183,20 @@ Emulator::~Emulator() = default;
 Emulator::Emulator(Emulator&&) noexcept = default;
 Emulator& Emulator::operator=(Emulator&&) noexcept = default;
 
-std::uint64_t Emulator::addBuffer(const std::string& name, std::span<const std::byte> contents) {
-  const std::uint64_t address = addZeroedBuffer(name, contents.size());
+std::uint64_t Emulator::addBuffer(const std::string& name, std::span<const std::byte> contents,
+                                  std::uint64_t marginBytes) {
+  const std::uint64_t address = addZeroedBuffer(name, contents.size(), marginBytes);
   Allocation* a = impl_->global.byName(name);
-  if (!contents.empty()) std::memcpy(a->data.data(), contents.data(), contents.size());
+  if (!contents.empty()) std::memcpy(a->user().data(), contents.data(), contents.size());
   return address;
 }
 
-std::uint64_t Emulator::addZeroedBuffer(const std::string& name, std::uint64_t bytes) {
+std::uint64_t Emulator::addZeroedBuffer(const std::string& name, std::uint64_t bytes, std::uint64_t marginBytes) {
   const ptx::Variable& p = impl_->nextParam(name);
   if (p.sizeBytes() != 8)
     throw Error(fmt::format("argument '{}' is a buffer (a 64-bit pointer) but parameter {} ('{}') has {} bytes", name,
                             impl_->argNames.size(), p.name, p.sizeBytes()));
-  const std::uint64_t address = impl_->global.allocate(name, bytes);
+  const std::uint64_t address = impl_->global.allocate(name, bytes, marginBytes);
   const std::uint32_t offset = impl_->program.layout.kernelParamOffsets[impl_->argNames.size()];
   std::memcpy(impl_->params.data() + offset, &address, 8);
   impl_->argNames.push_back(name);
@@ -336,19 +337,19 @@ RunSummary Emulator::run(const RunOptions& options) {
 std::span<const std::byte> Emulator::buffer(std::string_view name) const {
   const Allocation* a = impl_->global.byName(std::string(name));
   if (!a) throw Error(fmt::format("no buffer named '{}'", name));
-  return a->data;
+  return a->user();
 }
 
 std::span<std::byte> Emulator::mutableBuffer(std::string_view name) {
   Allocation* a = impl_->global.byName(std::string(name));
   if (!a) throw Error(fmt::format("no buffer named '{}'", name));
-  return a->data;
+  return a->user();
 }
 
 std::uint64_t Emulator::bufferAddress(std::string_view name) const {
   const Allocation* a = impl_->global.byName(std::string(name));
   if (!a) throw Error(fmt::format("no buffer named '{}'", name));
-  return a->base;
+  return a->userBase();
 }
 
 std::span<const std::byte> Emulator::symbol(const std::string& name) const {

@@ -98,12 +98,22 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
       if (const Allocation* in = ctx_.global->find(address)) {
         detail = fmt::format("access runs past the end of '{}' [0x{:x}, +{} bytes)", in->name, in->base, in->size);
       } else if (near) {
-        if (address >= near->base + near->size)
+        const bool after = address >= near->base + near->size;
+        if (after)
           detail = fmt::format("{} bytes after the end of '{}' [0x{:x}, +{} bytes)",
                                address - (near->base + near->size), near->name, near->base, near->size);
         else
           detail = fmt::format("{} bytes before '{}' [0x{:x}, +{} bytes)", near->base - address, near->name,
                                near->base, near->size);
+        // On the GPU the memory next to an allocation is often mapped and such a read goes
+        // unnoticed; the launch file can map zeros there (BufferArg::marginBytes).
+        const std::uint64_t userEnd = near->userBase() + near->user().size();
+        const std::uint64_t margin = after ? address - userEnd + bytes : near->userBase() - address;
+        if (margin <= (std::uint64_t{1} << 30))
+          detail += fmt::format(" (if the program runs on the GPU all the same, as memory beside a cudaMalloc "
+                                "allocation is usually mapped: \"margin\": {} or more on that buffer in the launch "
+                                "file maps zero bytes around it)",
+                                margin);
       }
       fail(w, lane, d, fmt::format("out-of-bounds global {} of {} bytes at {}: {}", kind, bytes, where(), detail));
     }

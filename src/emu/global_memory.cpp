@@ -20,8 +20,13 @@ constexpr std::uint64_t kGuardGap = 4096;  // unmapped bytes between allocations
 constexpr std::uint64_t kAddressSpaceEnd = kGlobalBase + (std::uint64_t{1} << 47);
 }  // namespace
 
-std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size) {
+std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t userSize, std::uint64_t margin) {
   if (next_ == 0) next_ = kGlobalBase;
+  // Both below 2^47 (the address space), so the sum cannot wrap.
+  if (userSize > kAddressSpaceEnd || margin > kAddressSpaceEnd)
+    throw Error(fmt::format("global buffer '{}' of {} bytes with a margin of {} bytes does not fit the device's "
+                            "address space (2^47 bytes)", name, userSize, margin));
+  const std::uint64_t size = userSize + 2 * margin;
   checkAllocation(fmt::format("buffer '{}'", name), size, allocatedBytes_);
   if (size > kAddressSpaceEnd - next_ - kGuardGap - kAlign)
     throw Error(fmt::format("global buffer '{}' of {} bytes does not fit the device's address space "
@@ -30,11 +35,12 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t size
   a.name = name;
   a.base = next_;
   a.size = size;
+  a.margin = margin;
   a.data = ZeroedBytes(size);
   next_ = (a.base + std::max<std::uint64_t>(size, 1) + kGuardGap + kAlign - 1) / kAlign * kAlign;
   allocs_.push_back(std::move(a));
   allocatedBytes_ += size;
-  return allocs_.back().base;
+  return allocs_.back().userBase();
 }
 
 const Allocation* GlobalMemory::find(std::uint64_t address) const {

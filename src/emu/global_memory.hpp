@@ -38,15 +38,23 @@ class ZeroedBytes {
 
 struct Allocation {
   std::string name;
-  std::uint64_t base = 0;
-  std::uint64_t size = 0;
+  std::uint64_t base = 0;  // first mapped byte
+  std::uint64_t size = 0;  // mapped bytes, margins included
+  // Mapped bytes before and after the buffer itself (a launch's "margin"): a kernel that reads
+  // just outside its array, as some do harmlessly on the GPU, reads zeros there.
+  std::uint64_t margin = 0;
   ZeroedBytes data;
+  // The buffer without its margins, and its device address.
+  [[nodiscard]] std::span<std::byte> user() { return {data.data() + margin, size - 2 * margin}; }
+  [[nodiscard]] std::span<const std::byte> user() const { return {data.data() + margin, size - 2 * margin}; }
+  [[nodiscard]] std::uint64_t userBase() const { return base + margin; }
 };
 
 class GlobalMemory {
  public:
-  // Returns the device address of a new zero-filled allocation of `size` bytes.
-  std::uint64_t allocate(const std::string& name, std::uint64_t size);
+  // Returns the device address of a new zero-filled allocation of `size` bytes, with `margin`
+  // mapped zero bytes before and after it.
+  std::uint64_t allocate(const std::string& name, std::uint64_t size, std::uint64_t margin = 0);
 
   // Host pointer for [address, address + bytes) if it lies inside one allocation, else null.
   [[nodiscard]] std::byte* translate(std::uint64_t address, std::uint64_t bytes) const {

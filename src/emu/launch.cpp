@@ -291,10 +291,11 @@ LaunchArg parseArg(const Fields& f, int depth) {
     arg.value = scalar;
   } else {
     const Fields b = f.child("buffer");
-    b.rejectUnknown({"type", "count", "init", "expect"});
+    b.rejectUnknown({"type", "count", "init", "expect", "margin"});
     BufferArg buffer;
     buffer.type = parseType(b, "type");
     buffer.count = b.unsignedInt("count", std::uint64_t{1} << 36);
+    if (b.has("margin")) buffer.marginBytes = b.unsignedInt("margin", std::uint64_t{1} << 30);
     if (b.has("init")) buffer.init = parseInit(b, "init");
     if (b.has("expect")) {
       const Fields e = b.child("expect");

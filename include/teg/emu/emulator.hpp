@@ -114,10 +114,10 @@ class Emulator {
   Emulator& operator=(const Emulator&) = delete;
 
   // Appends a pointer parameter pointing to a new allocation holding `contents`; returns its
-  // device address.
-  std::uint64_t addBuffer(const std::string& name, std::span<const std::byte> contents);
+  // device address. `marginBytes` of zeros are mapped before and after it (BufferArg::marginBytes).
+  std::uint64_t addBuffer(const std::string& name, std::span<const std::byte> contents, std::uint64_t marginBytes = 0);
   // A zero-filled buffer argument of `bytes` bytes (no host copy is made).
-  std::uint64_t addZeroedBuffer(const std::string& name, std::uint64_t bytes);
+  std::uint64_t addZeroedBuffer(const std::string& name, std::uint64_t bytes, std::uint64_t marginBytes = 0);
   // Appends a by-value parameter (its bytes, little-endian, of the parameter's size).
   void addScalar(const std::string& name, std::span<const std::byte> bytes);
   // Appends a struct parameter: its buffer fields get allocations named "<name>.<field>", its

@@ -76,6 +76,11 @@ struct ExpectedValues {
 struct BufferArg {
   ScalarType type = ScalarType::F32;
   std::uint64_t count = 0;
+  // Zero bytes mapped before and after the buffer ("margin" in the launch file): on the GPU the
+  // memory beside a cudaMalloc allocation is usually mapped, so a kernel that reads a little
+  // outside its array (Rodinia's srad_v2 reads a row before its image) runs there; in teg such a
+  // read faults unless the buffer has a margin that covers it.
+  std::uint64_t marginBytes = 0;
   BufferInit init = ZerosInit{};
   std::optional<ExpectedValues> expect;
 };

@@ -1,0 +1,120 @@
+// A buffer's margin (launch "margin", BufferArg::marginBytes): zero bytes mapped before and after
+// it, for kernels that read just outside their arrays as some public code does harmlessly on the
+// GPU (Rodinia srad_v2 reads J[index - cols] in its first block row). Without a margin the read
+// faults and the message says how large a margin would cover it.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "emu_test_util.hpp"
+#include "teg/emu/launch.hpp"
+#include "teg/support/error.hpp"
+
+namespace teg::emu::test {
+namespace {
+
+// out[i] = in[i + delta] for thread i (delta in elements, may be negative).
+std::string shiftedCopy(int delta) {
+  return fmt::format(R"(
+.visible .entry k(.param .u64 out, .param .u64 in)
+{{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r2, [%rd4+{}];
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.u32 [%rd5], %r2;
+  ret;
+}}
+)",
+                     4 * delta);
+}
+
+std::string errorOf(Emulator& e) {
+  try {
+    e.run({});
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+const std::vector<std::uint32_t> kInput = {11, 22, 33, 44, 55, 66, 77, 88};
+
+TEST(BufferMargin, AReadBeforeTheBufferFaultsAndTheMessageSaysWhichMarginCoversIt) {
+  const ptx::Module m = parsePtx(shiftedCopy(-1));
+  Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
+  e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
+  e.addBuffer("in", bytesOf(kInput));
+  const std::string error = errorOf(e);
+  EXPECT_NE(error.find("4 bytes before 'in'"), std::string::npos) << error;
+  // Thread 0 reads 4 bytes at in - 4: a margin of 4 bytes covers it.
+  EXPECT_NE(error.find("\"margin\": 4 or more"), std::string::npos) << error;
+}
+
+TEST(BufferMargin, WithAMarginTheReadGetsZerosAndTheBufferIsUnchanged) {
+  const ptx::Module m = parsePtx(shiftedCopy(-1));
+  Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
+  e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
+  const std::uint64_t address = e.addBuffer("in", bytesOf(kInput), 4);
+  e.run({});
+  EXPECT_EQ(readAs<std::uint32_t>(e.buffer("out")), (std::vector<std::uint32_t>{0, 11, 22, 33, 44, 55, 66, 77}));
+  // The buffer as the launch sees it: its own bytes at its own address, margins excluded.
+  EXPECT_EQ(readAs<std::uint32_t>(e.buffer("in")), kInput);
+  EXPECT_EQ(e.bufferAddress("in"), address);
+}
+
+TEST(BufferMargin, AReadPastTheEndNeedsAMarginAfterIt) {
+  const ptx::Module m = parsePtx(shiftedCopy(+3));
+  {
+    Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
+    e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
+    e.addBuffer("in", bytesOf(kInput));
+    const std::string error = errorOf(e);
+    // The first thread that faults is reported: thread 5 reads in[8], bytes 32..35 of a 32-byte
+    // buffer (a margin of 4 covers it); thread 7's in[10] needs 12, which the launch below gives.
+    EXPECT_NE(error.find("thread (5,0,0)"), std::string::npos) << error;
+    EXPECT_NE(error.find("\"margin\": 4 or more"), std::string::npos) << error;
+  }
+  Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
+  e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
+  e.addBuffer("in", bytesOf(kInput), 12);
+  e.run({});
+  EXPECT_EQ(readAs<std::uint32_t>(e.buffer("out")), (std::vector<std::uint32_t>{44, 55, 66, 77, 88, 0, 0, 0}));
+}
+
+TEST(BufferMargin, TheMarginIsTheLimit) {
+  // Two elements before the buffer with a margin of one element: still out of bounds.
+  const ptx::Module m = parsePtx(shiftedCopy(-2));
+  Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
+  e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
+  e.addBuffer("in", bytesOf(kInput), 4);
+  const std::string error = errorOf(e);
+  EXPECT_NE(error.find("out-of-bounds global load"), std::string::npos) << error;
+  EXPECT_NE(error.find("\"margin\": 8 or more"), std::string::npos) << error;
+}
+
+TEST(BufferMargin, TheLaunchFileGivesItInBytesWithinALimit) {
+  const auto l = parseLaunch(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 8, "args": [
+      {"name": "in", "buffer": {"type": "f32", "count": 8, "margin": 2048}}]})",
+                             "/work/l.json");
+  EXPECT_EQ(std::get<BufferArg>(l.args.at(0).value).marginBytes, 2048u);
+  for (const char* margin : {"-4", "1.5", "\"8\"", "2147483648"}) {
+    try {
+      parseLaunch(fmt::format(R"({{"source": "k.cu", "kernel": "k", "grid": 1, "block": 8, "args": [
+          {{"name": "in", "buffer": {{"type": "f32", "count": 8, "margin": {}}}}}]}})",
+                              margin),
+                  "/work/l.json");
+      ADD_FAILURE() << "margin " << margin << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("margin"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace teg::emu::test
