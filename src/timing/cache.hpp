@@ -50,9 +50,12 @@ class SectoredCache {
   }
   // access() past the way used last: the set's scan, and the fill on a miss.
   bool lookUp(std::uint64_t line, std::uint32_t bit);
+  // The set a line maps to (hashed; see cache.cpp).
+  [[nodiscard]] std::uint64_t setOf(std::uint64_t line) const;
 
   std::uint64_t sets_ = 0;
   bool setsArePowerOfTwo_ = false;  // the set index is then a mask, not a division
+  int indexBits_ = 1;               // bits of a set index (the fold's shift)
   int ways_ = 0;
   int sectorsPerLine_ = 1;
   int sectorShift_ = -1;  // log2(sectorsPerLine_) when a power of two (the usual 4), else -1

@@ -204,12 +204,12 @@ TEST(MemoryModel, DirtySectorsOfALaunchThatFitsInTheL2StayThere) {
 }
 
 TEST(MemoryModel, ADirtyLineIsWrittenBackWhenItIsEvicted) {
-  // A launch that fits (five 128-byte lines in a 4 KiB L2 share) keeps its dirty sectors in the
-  // L2, but a line evicted is written back. 2 ways, so 4096 / 128 / 2 = 16 sets; the five
-  // coalesced stores go to lines 16 apart, all in one set: the third evicts the first, the fourth
-  // the second, the fifth the third, each with its 4 dirty sectors: 12 write-backs.
+  // Dirty sectors stay in the L2 until their line is evicted, then they are written back. A
+  // 256-byte share of 2 ways is one set; five coalesced stores to five lines: the third evicts
+  // the first, the fourth the second, the fifth the third, each with its 4 dirty sectors: 12
+  // write-backs.
   auto config = simpleConfig(4, 1, 1);
-  config.l2BytesShare = 4096;
+  config.l2BytesShare = 256;
   config.l2Ways = 2;
   const auto kernel = kernelOf({memory(InstrKind::Store, MemorySpace::Global, {}, {2, 3})}, 1, 32);
   const auto r = runSynthetic(
