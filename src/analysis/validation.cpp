@@ -179,6 +179,7 @@ const char* validationMetricName(ValidationMetric m) {
     case ValidationMetric::BandwidthGBs: return "bandwidth_gbps";
     case ValidationMetric::BytesPerCycle: return "bytes_per_cycle";
     case ValidationMetric::UnitUtilisation: return "utilisation";
+    case ValidationMetric::Gflops: return "gflops";
   }
   return "?";
 }
@@ -202,7 +203,9 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     else if (kind == "bandwidth_gbps") s.metric = ValidationMetric::BandwidthGBs;
     else if (kind == "bytes_per_cycle") s.metric = ValidationMetric::BytesPerCycle;
     else if (kind == "utilisation") s.metric = ValidationMetric::UnitUtilisation;
-    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle or utilisation", path, kind));
+    else if (kind == "gflops") s.metric = ValidationMetric::Gflops;
+    else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle, "
+                                 "utilisation or gflops", path, kind));
     s.units = m.value("units", std::vector<std::string>{});
     for (const auto& u : s.units)
       if (!device::instructionClassFromName(u)) throw Error(fmt::format("{}: metric.units: '{}' is not an instruction class", path, u));
@@ -211,6 +214,13 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     s.per = m.value("per", 1.0);
     s.reduce = m.value("reduce", "max");
     s.bytes = m.value("bytes", 0.0);
+    s.flops = m.value("flops", 0.0);
+    if (s.metric == ValidationMetric::Gflops && !(s.flops > 0))
+      throw Error(fmt::format("{}: metric.flops (floating-point operations of one launch) is required for gflops", path));
+    if (j.contains("sample_blocks"))
+      s.sampledBlocks = static_cast<std::uint64_t>(integerIn(j["sample_blocks"], 1, std::int64_t{1} << 32, path + ": sample_blocks"));
+    if (j.contains("peer_blocks"))
+      s.peerBlocks = static_cast<int>(integerIn(j["peer_blocks"], 0, 1024, path + ": peer_blocks"));
     if (m.contains("grid_elements"))
       s.gridElements = static_cast<std::uint64_t>(
           integerIn(m["grid_elements"], 0, std::int64_t{1} << 53, path + ": metric.grid_elements"));
@@ -285,6 +295,8 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
       request.launch.grid = emu::Dim3{static_cast<std::uint32_t>(suite.gridElements / request.launch.block.count() + 1), 1, 1};
     for (const auto& [name, value] : row.scalars) setScalar(request.launch, name, value, where);
     request.device = &gpu;
+    request.sampledBlocks = suite.sampledBlocks;
+    request.peerBlocks = suite.peerBlocks;
     request.whatIfs = row.whatIfs;
     request.registersPerThread = row.registers;
     request.threads = options.threads;
@@ -299,6 +311,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
       case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? suite.bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
       case ValidationMetric::BytesPerCycle: rr.predicted = r.cycles > 0 ? suite.bytes / r.cycles : 0; break;
+      case ValidationMetric::Gflops: rr.predicted = r.timeMs > 0 ? suite.flops / (r.timeMs * 1e-3) / 1e9 : 0; break;
       case ValidationMetric::UnitUtilisation:
         rr.predicted = 0;
         for (const auto& u : r.units)

@@ -35,7 +35,7 @@ namespace teg::analysis {
 // bandwidth_gbps: bytes per launch / predicted time; bytes_per_cycle: bytes per launch / predicted
 // cycles (whole GPU, in the clock teg counts cycles in: for rows a paper gives per clock, so that
 // no clock has to be assumed).
-enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, BytesPerCycle, UnitUtilisation };
+enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, BytesPerCycle, UnitUtilisation, Gflops };
 const char* validationMetricName(ValidationMetric m);
 
 struct ValidationRow {
@@ -58,6 +58,11 @@ struct ValidationSuite {
   double per = 1;              // clock_interval: iterations between the two clock reads
   std::string reduce = "max";  // clock_interval: max | min | mean over warps
   double bytes = 0;            // bandwidth_gbps, bytes_per_cycle: bytes moved by one launch
+  double flops = 0;            // gflops: floating-point operations of one launch, as the source counts them
+  // Blocks of the busiest SM to simulate and peer blocks to trace (PredictRequest); 0 and 8 =
+  // predict's defaults. Large kernels (a 4096^3 SGEMM) sample fewer to stay fast.
+  std::uint64_t sampledBlocks = 0;
+  int peerBlocks = 8;
   std::uint64_t gridElements = 0;
   std::vector<std::string> units;  // utilisation: instruction classes ("fp32_fma", "int_add", ...)
   double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked

@@ -79,7 +79,7 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   const auto metric = writeTemp("metric.json",
                                 R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
                                     "metric": {"kind": "speed"}, "rows": [{"label": "1", "measured": 1}]})");
-  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle or utilisation"),
+  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle, utilisation or gflops"),
             std::string::npos)
       << errorOf(metric);
   const auto noBytes = writeTemp("nobytes.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
@@ -92,6 +92,23 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   const auto negative = writeTemp("neg.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
                                                  "metric": {"kind": "cycles"}, "rows": [{"label": "1", "measured": -3}]})");
   EXPECT_NE(errorOf(negative).find("'measured' must be positive"), std::string::npos) << errorOf(negative);
+}
+
+TEST(ValidationSuite, GflopsNeedsTheLaunchsFlopCountAndSamplingIsChecked) {
+  const auto ok = writeTemp("gflops.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+      "metric": {"kind": "gflops", "flops": 137438953472}, "sample_blocks": 4, "peer_blocks": 2,
+      "rows": [{"label": "1", "measured": 718.79}]})");
+  const auto suite = loadValidationSuite(ok);
+  EXPECT_EQ(suite.metric, ValidationMetric::Gflops);
+  EXPECT_EQ(suite.flops, 2.0 * 4096 * 4096 * 4096);
+  EXPECT_EQ(suite.sampledBlocks, 4u);
+  EXPECT_EQ(suite.peerBlocks, 2);
+  const auto noFlops = writeTemp("noflops.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+      "metric": {"kind": "gflops"}, "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(noFlops).find("metric.flops"), std::string::npos) << errorOf(noFlops);
+  const auto badSample = writeTemp("badsample.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+      "metric": {"kind": "cycles"}, "sample_blocks": 0, "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(badSample).find("sample_blocks"), std::string::npos) << errorOf(badSample);
 }
 
 TEST(ValidationSuite, OutOfRangeNumbersAndMissingColumnsAreErrorsNotCrashes) {
