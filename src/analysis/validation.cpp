@@ -325,10 +325,34 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     out.rows.push_back(rr);
   }
   out.meanAbsErrorPct = out.rows.empty() ? 0 : sumAbs / static_cast<double>(out.rows.size());
+  if (out.rows.size() >= 3) {
+    std::vector<double> measured, predicted;
+    for (const auto& rr : out.rows) measured.push_back(rr.measured), predicted.push_back(rr.predicted);
+    out.kendallTau = kendallTauB(measured, predicted);
+  }
   out.toleranceStated = suite.meanTolerancePct > 0 || suite.maxTolerancePct > 0;
   out.verdict = toleranceVerdict(out.meanAbsErrorPct, out.maxAbsErrorPct, suite.meanTolerancePct,
                                  suite.maxTolerancePct, out.withinTolerance);
   return out;
+}
+
+std::optional<double> kendallTauB(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size() || a.size() < 2) return std::nullopt;
+  // tau-b = (concordant - discordant) / sqrt((n0 - ties in a) (n0 - ties in b)), n0 = n(n-1)/2
+  // (Kendall 1945); O(n^2), suites have tens of rows.
+  double concordant = 0, discordant = 0, tiesA = 0, tiesB = 0, pairs = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = i + 1; j < a.size(); ++j) {
+      ++pairs;
+      const double da = a[j] - a[i], db = b[j] - b[i];
+      if (da == 0) ++tiesA;
+      if (db == 0) ++tiesB;
+      if (da == 0 || db == 0) continue;
+      ((da > 0) == (db > 0) ? concordant : discordant) += 1;
+    }
+  const double denominator = std::sqrt((pairs - tiesA) * (pairs - tiesB));
+  if (denominator == 0) return std::nullopt;
+  return (concordant - discordant) / denominator;
 }
 
 std::string toleranceVerdict(double meanAbsErrorPct, double maxAbsErrorPct, double meanTolerancePct,

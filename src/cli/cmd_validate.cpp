@@ -58,6 +58,7 @@ nlohmann::json resultJson(const analysis::ValidationResult& r) {
   return {{"name", s.name}, {"title", s.title}, {"source", s.source}, {"gpu", s.gpu},
           {"metric", analysis::validationMetricName(s.metric)}, {"rows", rows},
           {"mean_abs_error_pct", r.meanAbsErrorPct}, {"max_abs_error_pct", r.maxAbsErrorPct},
+          {"kendall_tau", r.kendallTau ? nlohmann::json(*r.kendallTau) : nlohmann::json(nullptr)},
           {"tolerance", {{"mean_pct", s.meanTolerancePct}, {"max_pct", s.maxTolerancePct}}},
           {"within_tolerance", r.withinTolerance}, {"tolerance_stated", r.toleranceStated}, {"verdict", r.verdict}};
 }
@@ -92,6 +93,7 @@ std::string resultText(const analysis::ValidationResult& r) {
     t.addRow({row.label, fmt::format("{:.4g}", row.measured), fmt::format("{:.4g}", row.predicted),
               fmt::format("{:+.1f} %", row.errorPct), row.bound});
   out += t.render();
+  if (r.kendallTau) out += fmt::format("  rank agreement (Kendall tau-b over {} rows): {:.2f}\n", r.rows.size(), *r.kendallTau);
   out += fmt::format("  {}: {}\n\n", !r.toleranceStated ? "INFO" : r.withinTolerance ? "PASS" : "MISS", r.verdict);
   return out;
 }

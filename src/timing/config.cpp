@@ -173,8 +173,10 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
                    c.l1CachesGlobalLoads ? "cached in it" : "not cached in it (only .ca/.nc loads are)"),
        l1SeparateFromShared ? "memory.l1_bytes_per_sm (separate from shared memory on cc 5.x/6.x); timing.l1_caches_global"
                             : "memory.l1_bytes_per_sm minus the shared-memory carve-out; timing.l1_caches_global"});
-  c.provenance.push_back({"cache associativity", fmt::format("L1 {}-way, L2 {}-way, LRU", c.l1Ways, c.l2Ways),
-                          "assumption: NVIDIA does not publish it; defaults of TimingConfig"});
+  c.provenance.push_back({"cache associativity", fmt::format("L1 {}-way, L2 {}-way, LRU; set index hashed", c.l1Ways, c.l2Ways),
+                          "assumption: NVIDIA does not publish it; defaults of TimingConfig. The index folds higher line "
+                          "bits in, as power-of-two strides do not thrash the GPU's caches (Accel-Sim: a 4-set L1, an "
+                          "IPOLY-hashed L2)"});
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
   c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
                           "model: the simulated SM holds its share of memory.l2_bytes; what other SMs bring in: see 'L2 shared with other SMs'"});

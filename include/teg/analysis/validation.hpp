@@ -83,7 +83,14 @@ struct ValidationResult {
   bool withinTolerance = true;
   bool toleranceStated = false;  // false: informational (e.g. two methods compared, model vs model)
   std::string verdict;  // "mean 3.1 % <= 5 %, max 7.9 % <= 10 %"
+  // Whether the prediction orders the rows as the measurements do (a sweep, kernel variants):
+  // Kendall's tau-b over the rows, from 3 rows on.
+  std::optional<double> kendallTau;
 };
+
+// Kendall's tau-b of two equally long series (ties in either count for neither side); nullopt
+// for fewer than 2 pairs or a series without two distinct values.
+std::optional<double> kendallTauB(const std::vector<double>& a, const std::vector<double>& b);
 
 // Reads a suite; errors name the file, line and column (JSON) or the field.
 ValidationSuite loadValidationSuite(const std::string& path);

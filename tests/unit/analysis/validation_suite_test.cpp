@@ -2,6 +2,8 @@
 // errors that name the file and the field. No nvcc needed: nothing is predicted here.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -109,6 +111,24 @@ TEST(ValidationSuite, GflopsNeedsTheLaunchsFlopCountAndSamplingIsChecked) {
   const auto badSample = writeTemp("badsample.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
       "metric": {"kind": "cycles"}, "sample_blocks": 0, "rows": [{"label": "1", "measured": 1}]})");
   EXPECT_NE(errorOf(badSample).find("sample_blocks"), std::string::npos) << errorOf(badSample);
+}
+
+TEST(ValidationSuite, KendallTauBByHand) {
+  // Same order: 1; reversed: -1.
+  EXPECT_DOUBLE_EQ(*kendallTauB({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(*kendallTauB({1, 2, 3, 4}, {40, 30, 20, 10}), -1.0);
+  // One swapped neighbour in 4: 5 concordant, 1 discordant of 6 pairs: 4/6.
+  EXPECT_DOUBLE_EQ(*kendallTauB({1, 2, 3, 4}, {1, 3, 2, 4}), 4.0 / 6.0);
+  // A tie in b: pairs (1,2) tie; 5 untied pairs all concordant; tau-b = 5 / sqrt(6 * 5).
+  EXPECT_DOUBLE_EQ(*kendallTauB({1, 2, 3, 4}, {1, 1, 2, 3}), 5.0 / std::sqrt(30.0));
+  // The SGEMM family's measured order against a prediction that swaps s01/s02 and puts s07 last
+  // (the PTX-path result of sgemm-worklog-rtx4060): 28 pairs, 2 discordant (s01-s02, s07-s06) and
+  // one more (s07-s10): (25 - 3) / 28.
+  const std::vector<double> measured{718.8, 898.9, 1116, 3338, 5485, 8419, 6900, 10395};
+  const std::vector<double> predicted{316.4, 297.4, 677.5, 1369, 3184, 3263, 4323, 3550};
+  EXPECT_DOUBLE_EQ(*kendallTauB(measured, predicted), 22.0 / 28.0);
+  EXPECT_FALSE(kendallTauB({1}, {1}).has_value());
+  EXPECT_FALSE(kendallTauB({1, 1, 1}, {1, 2, 3}).has_value());
 }
 
 TEST(ValidationSuite, OutOfRangeNumbersAndMissingColumnsAreErrorsNotCrashes) {
