@@ -142,6 +142,8 @@ void registerModelCommand(CLI::App& app, Context& context) {
        model::registerLatencyCommand},
       {"roofline", "Roofline: attainable = min(peak, intensity x bandwidth), ridge point",
        model::registerRooflineCommand},
+      {"sgemm-bound", "Lai's SGEMM upper bound: register blocking, FFMA share, F_T, % of peak (seed 000 eqs. 4.1-4.11)",
+       model::registerSgemmBoundCommand},
   };
   for (const auto& e : kSubcommands) e.registrar(*app.add_subcommand(e.name, e.summary), context);
 }

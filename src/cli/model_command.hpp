@@ -68,5 +68,6 @@ void registerGpudiagCommand(CLI::App& app, Context& context);   // cmd_model_gpu
 void registerBuffersCommand(CLI::App& app, Context& context);
 void registerLatencyCommand(CLI::App& app, Context& context);   // cmd_model_bounds.cpp
 void registerRooflineCommand(CLI::App& app, Context& context);
+void registerSgemmBoundCommand(CLI::App& app, Context& context);  // cmd_model_sgemm.cpp
 
 }  // namespace teg::cli::model
