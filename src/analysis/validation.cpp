@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "teg/analysis/bounds.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/support/data_dir.hpp"
 #include "teg/support/error.hpp"
@@ -294,6 +295,10 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     rr.label = row.label;
     rr.measured = row.measured;
     rr.bound = r.bound;
+    const BoundReport bounds = boundsOf(p);
+    rr.bindingResource = bounds.binding;
+    rr.boundCycles = bounds.bounds.empty() ? 0 : bounds.bounds.front().cycles;
+    rr.predictedCycles = p.result.cycles;
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;

@@ -53,7 +53,8 @@ nlohmann::json resultJson(const analysis::ValidationResult& r) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : r.rows)
     rows.push_back({{"label", row.label}, {"measured", row.measured}, {"predicted", row.predicted},
-                    {"error_pct", row.errorPct}, {"bound", row.bound}});
+                    {"error_pct", row.errorPct}, {"bound", row.bound}, {"binding_resource", row.bindingResource},
+                    {"bound_cycles", row.boundCycles}, {"predicted_cycles", row.predictedCycles}});
   const auto& s = *r.suite;
   return {{"name", s.name}, {"title", s.title}, {"source", s.source}, {"gpu", s.gpu},
           {"metric", analysis::validationMetricName(s.metric)}, {"rows", rows},

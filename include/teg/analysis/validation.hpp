@@ -69,6 +69,10 @@ struct ValidationRowResult {
   double measured = 0, predicted = 0;
   double errorPct = 0;  // (predicted - measured) / measured
   std::string bound;    // the prediction's bound, for the reader
+  // `teg bound` on the row's prediction (without its what-ifs): the binding resource's cycles
+  // beside the predicted cycles, which can never be fewer (bounds.hpp).
+  std::string bindingResource;
+  double boundCycles = 0, predictedCycles = 0;
 };
 
 struct ValidationResult {
