@@ -51,10 +51,28 @@ BoundReport boundsOf(const Prediction& p) {
     members += fmt::format("{}{} {}", members.empty() ? "" : ", ", count(u.issued * b.scale),
                            device::instructionClassName(u.unit));
   }
-  for (const auto& [pipe, entry] : pipes)
-    add(fmt::format("{} unit", device::instructionClassName(static_cast<InstructionClass>(pipe))), entry.first,
-        fmt::format("{} warp instructions at the unit's throughput", entry.second));
   const auto& m = r.memory;
+  // cc 1.x: shared-memory accesses issue as ALU instructions (a MAD with a shared operand, a move
+  // from shared memory) whose busy time the engine books to their ALU class although they occupy
+  // the shared-memory path, not the pipe (timing/decoded_program.cpp). Each occupies its class at
+  // most max(interval, wavefronts x cycles) <= interval + wavefronts x cycles, so that much comes
+  // off each pipe's time (which of the classes they were booked to is not in the result).
+  const bool sharedOperands = c.sharedOperandLatency > 0 && m.sharedRequests > 0;
+  double widestInterval = 0;
+  for (const double v : c.unitInterval) widestInterval = std::max(widestInterval, v);
+  const double sharedOnAlu = sharedOperands ? static_cast<double>(m.sharedRequests) * widestInterval +
+                                                  static_cast<double>(m.sharedWavefronts) * c.sharedWavefrontCycles
+                                            : 0;
+  for (const auto& [pipe, entry] : pipes) {
+    double cycles = entry.first;
+    std::string why = fmt::format("{} warp instructions at the unit's throughput", entry.second);
+    if (sharedOperands) {
+      const double copies = c.unitSharedBySm[static_cast<std::size_t>(pipe)] ? 1.0 : schedulers;
+      cycles = std::max(0.0, cycles - sharedOnAlu / copies);
+      why += ", less the shared-memory accesses they carry (cc 1.x shared operands)";
+    }
+    add(fmt::format("{} unit", device::instructionClassName(static_cast<InstructionClass>(pipe))), cycles, why);
+  }
   if (m.sharedRequests > 0)
     add("shared memory", static_cast<double>(m.sharedWavefronts) * c.sharedWavefrontCycles,
         fmt::format("{} wavefronts for {} requests ({:.2f} per request), {:g} cycles each",
