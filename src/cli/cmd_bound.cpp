@@ -9,6 +9,7 @@
 
 #include "predict_options.hpp"
 #include "teg/analysis/bounds.hpp"
+#include "teg/analysis/what_if.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/progress.hpp"
@@ -56,6 +57,9 @@ void registerBoundCommand(CLI::App& app, Context& context) {
       // The what-if's own engine result is the second one; its bounds use the same trace.
       analysis::Prediction q = analysis::predict(again);
       q.result = q.whatIfs.front().result;
+      // The bounds of the what-if run are those of its configuration (dram-bw=x2 doubles the share).
+      analysis::applyWhatIf(b.removingWhatIf, static_cast<int>(q.kernel.warpsPerBlock()), q.occupancy.blocksPerSm,
+                            q.config);
       after = analysis::boundsOf(q);
     }
     progress.finish();
