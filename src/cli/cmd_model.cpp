@@ -150,6 +150,8 @@ void registerModelCommand(CLI::App& app, Context& context) {
        model::registerMwpCwpCommand},
       {"ryoo", "Ryoo's efficiency and utilization of configurations, and their Pareto subset (seed 000 eqs. 1.5-1.6)",
        model::registerRyooCommand},
+      {"dataflow", "Lai's data-flow model of lattice QCD's Hopping_Matrix: R_A/M per access pattern (seed 000 Table 2.4)",
+       model::registerDataflowCommand},
   };
   for (const auto& e : kSubcommands) e.registrar(*app.add_subcommand(e.name, e.summary), context);
 }

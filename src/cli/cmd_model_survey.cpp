@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "model_command.hpp"
+#include "teg/models/dataflow_qcd.hpp"
 #include "teg/models/survey_models.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
@@ -70,6 +71,48 @@ void registerRyooCommand(CLI::App& app, Context&) {
                       {"pareto", m[i].pareto}});
     }
     emit(*asJson, {{"configs", rows}}, {}, t.render());
+  });
+}
+
+}  // namespace teg::cli::model
+
+namespace teg::cli::model {
+
+void registerDataflowCommand(CLI::App& app, Context& context) {
+  struct Opts {
+    std::string patterns, gpu;
+    double alpha = -1, beta = -1, bandwidth = 0;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  app.add_option("--patterns", o->patterns, "P1..P5 as five digits, e.g. 01111 (seed 000 Table 2.3)")->required();
+  app.add_option("--alpha", o->alpha, "alpha: inter-processor boundary fraction (default: the seed's 0.125)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--beta", o->beta, "beta: inter-core boundary fraction (default 0)")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--bandwidth-gbs", o->bandwidth, "Bandwidth of the binding data path, GB/s")->check(positive());
+  app.add_option("--gpu", o->gpu, "GPU of the database: its DRAM bandwidth");
+  app.add_flag("--json", o->json, "Print JSON instead of a table");
+  app.footer("Example (seed 000 sect. 2.4.2): teg model dataflow --patterns 10000 --bandwidth-gbs 140");
+  app.callback([o, &context] {
+    auto d = models::hoppingMatrixData(models::hoppingMatrixDataFile());
+    if (o->alpha >= 0) d.alpha = o->alpha;
+    if (o->beta >= 0) d.beta = o->beta;
+    const auto p = models::accessPatternsFromBits(o->patterns);
+    double bw = o->bandwidth;
+    if (bw <= 0 && !o->gpu.empty()) bw = context.devices().find(o->gpu).memory.dramBandwidthGBs;
+    const double bytes = models::mainMemoryBytesPerSite(d, p);
+    const double r = d.flopsPerSite / bytes;
+    json j = {{"patterns", o->patterns}, {"alpha", d.alpha}, {"beta", d.beta}, {"bytes_per_site", bytes},
+              {"flops_per_site", d.flopsPerSite}, {"r_am", r}};
+    KeyValues kv = {{"patterns", o->patterns},
+                    {"main-memory bytes per site", num(bytes)},
+                    {"R_A/M (eq. 2.2)", fmt::format("{} flop/B = {} / {}", num(r), num(d.flopsPerSite), num(bytes))}};
+    if (bw > 0) {
+      j["bandwidth_gbs"] = bw;
+      j["gflops"] = bw * r;
+      kv.emplace_back("P = B x R_A/M", fmt::format("{} GFlop/s at {} GB/s", num(bw * r), num(bw)));
+    }
+    emit(o->json, j, kv);
   });
 }
 

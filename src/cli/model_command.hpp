@@ -72,5 +72,6 @@ void registerSgemmBoundCommand(CLI::App& app, Context& context);  // cmd_model_s
 void registerVolkovSgemmCommand(CLI::App& app, Context& context); // cmd_model_volkov.cpp
 void registerMwpCwpCommand(CLI::App& app, Context& context);       // cmd_model_survey.cpp
 void registerRyooCommand(CLI::App& app, Context& context);
+void registerDataflowCommand(CLI::App& app, Context& context);
 
 }  // namespace teg::cli::model
