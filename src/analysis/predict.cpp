@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "teg/analysis/block_progress.hpp"
+#include "teg/analysis/critical_path.hpp"
 #include "teg/analysis/flop_counter.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "teg/analysis/software_sequences.hpp"
@@ -111,6 +112,8 @@ Prediction predict(const PredictRequest& request) {
   run.blockList = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
   FlopCounter flops(run.blockList);  // the SM's own blocks, for the roofline
   fanout.add(flops);
+  CriticalPath criticalPath(base, run.blockList);  // the latency bound of `teg bound`
+  fanout.add(criticalPath);
   const int slots = timing::residentSlots(base, options);
   for (const std::uint64_t peer : timing::peerBlocksOfSimulatedSm(p.kernel.grid, base.smCount, slots, options.peerBlocks).blocks)
     run.blockList.push_back(peer);
@@ -144,6 +147,8 @@ Prediction predict(const PredictRequest& request) {
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
     replayed(i + 1);
   }
+  p.config = base;
+  p.criticalPathBlockCycles = criticalPath.blockCycles();
   p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
 }

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include "teg/analysis/baseline_models.hpp"
+#include "teg/analysis/bounds.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/support/data_dir.hpp"
 #include "teg/support/error.hpp"
@@ -306,6 +308,10 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     rr.label = row.label;
     rr.measured = row.measured;
     rr.bound = r.bound;
+    const BoundReport bounds = boundsOf(p);
+    rr.bindingResource = bounds.binding;
+    rr.boundCycles = bounds.bounds.empty() ? 0 : bounds.bounds.front().cycles;
+    rr.predictedCycles = p.result.cycles;
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
@@ -320,6 +326,17 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
         break;
     }
     rr.errorPct = 100.0 * (rr.predicted - rr.measured) / rr.measured;
+    if (row.whatIfs.empty() && p.result.cycles > 0)
+      for (const auto& [model, cycles] : baselineModelCycles(p)) {
+        if (!(cycles > 0)) continue;
+        const double timeS = cycles / (p.config.clockMhz * 1e6);
+        switch (suite.metric) {
+          case ValidationMetric::Cycles: rr.models[model] = cycles; break;
+          case ValidationMetric::BandwidthGBs: rr.models[model] = suite.bytes / timeS / 1e9; break;
+          case ValidationMetric::BytesPerCycle: rr.models[model] = suite.bytes / cycles; break;
+          default: break;
+        }
+      }
     sumAbs += std::abs(rr.errorPct);
     out.maxAbsErrorPct = std::max(out.maxAbsErrorPct, std::abs(rr.errorPct));
     out.rows.push_back(rr);

@@ -142,6 +142,16 @@ void registerModelCommand(CLI::App& app, Context& context) {
        model::registerLatencyCommand},
       {"roofline", "Roofline: attainable = min(peak, intensity x bandwidth), ridge point",
        model::registerRooflineCommand},
+      {"sgemm-bound", "Lai's SGEMM upper bound: register blocking, FFMA share, F_T, % of peak (seed 000 eqs. 4.1-4.11)",
+       model::registerSgemmBoundCommand},
+      {"volkov-sgemm", "Chien's cost model of Volkov's SGEMM on a Tesla C1060 (seed 002 sect. 3.1, Example 1)",
+       model::registerVolkovSgemmCommand},
+      {"mwp-cwp", "Hong & Kim's MWP-CWP model: CWP, the case and the cycles (seed 000 eqs. 1.1-1.2)",
+       model::registerMwpCwpCommand},
+      {"ryoo", "Ryoo's efficiency and utilization of configurations, and their Pareto subset (seed 000 eqs. 1.5-1.6)",
+       model::registerRyooCommand},
+      {"dataflow", "Lai's data-flow model of lattice QCD's Hopping_Matrix: R_A/M per access pattern (seed 000 Table 2.4)",
+       model::registerDataflowCommand},
   };
   for (const auto& e : kSubcommands) e.registrar(*app.add_subcommand(e.name, e.summary), context);
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "predict_options.hpp"
 #include "compile_flags.hpp"
 #include "emulator_limits.hpp"
 #include "teg/analysis/predict.hpp"
@@ -23,19 +24,6 @@ namespace teg::cli {
 
 namespace {
 
-struct PredictArgs {
-  std::string launch, gpu, cu, kernel, grid, block, traceOut;
-  std::vector<std::string> scalars, whatIfs;
-  toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
-  bool json = false, full = false, noTimeline = false;
-  std::uint64_t sampleBlocks = 0;
-  EmulatorLimits limits;
-  unsigned threads = 1;
-  int regs = -1;
-  int carveout = -1;
-  int peerBlocks = analysis::PredictRequest{}.peerBlocks;
-  std::uint32_t dynamicSmem = 0;
-};
 
 emu::Dim3 parseDim(const std::string& option, const std::string& text) {
   std::vector<std::uint32_t> values;
@@ -137,53 +125,64 @@ emu::LaunchDescription launchFromFile(const PredictArgs& a, bool dynSmemGiven) {
 
 }  // namespace
 
-void registerPredictCommand(CLI::App& app, Context& context) {
-  auto a = std::make_shared<PredictArgs>();
-  app.add_option("--launch", a->launch, "Launch description (JSON): source, kernel, grid, block, args")->check(CLI::ExistingFile);
-  app.add_option("--gpu", a->gpu, "GPU to predict for (teg devices lists them)")->required();
-  app.add_option("--cu", a->cu, "Shortcut: the .cu (or .ptx) source instead of --launch")->check(CLI::ExistingFile);
-  app.add_option("--kernel", a->kernel, "Shortcut: kernel name (with --launch: replaces the file's)");
-  app.add_option("--grid", a->grid, "Shortcut: grid, e.g. 1024 or 64,64 (with --launch: replaces the file's)");
-  app.add_option("--block", a->block, "Shortcut: block, e.g. 256 or 16,16 (with --launch: replaces the file's)");
-  auto* dynSmem = app.add_option("--dyn-smem", a->dynamicSmem,
+// The options `teg predict` and `teg bound` share: the launch, the GPU, sampling, limits.
+CLI::Option* addPredictOptions(CLI::App& app, PredictArgs& a) {
+  app.add_option("--launch", a.launch, "Launch description (JSON): source, kernel, grid, block, args")->check(CLI::ExistingFile);
+  app.add_option("--gpu", a.gpu, "GPU to predict for (teg devices lists them)")->required();
+  app.add_option("--cu", a.cu, "Shortcut: the .cu (or .ptx) source instead of --launch")->check(CLI::ExistingFile);
+  app.add_option("--kernel", a.kernel, "Shortcut: kernel name (with --launch: replaces the file's)");
+  app.add_option("--grid", a.grid, "Shortcut: grid, e.g. 1024 or 64,64 (with --launch: replaces the file's)");
+  app.add_option("--block", a.block, "Shortcut: block, e.g. 256 or 16,16 (with --launch: replaces the file's)");
+  auto* dynSmem = app.add_option("--dyn-smem", a.dynamicSmem,
                                  "Shortcut: dynamic shared memory per block, bytes (with --launch: replaces the file's)");
-  app.add_option("--arg", a->scalars,
+  app.add_option("--arg", a.scalars,
                  "Shortcut: the kernel's arguments in parameter order: NAME=TYPE:VALUE for a scalar, "
                  "NAME=TYPE[COUNT] for a buffer (random values in [0,1))");
-  app.add_option("--what-if", a->whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
-  app.add_flag("--full", a->full, "Simulate every block of the busiest SM (no sampling)");
-  app.add_option("--sample-blocks", a->sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)")
+  app.add_option("--what-if", a.whatIfs, "Re-run with one effect changed: " + analysis::whatIfHelp());
+  app.add_flag("--full", a.full, "Simulate every block of the busiest SM (no sampling)");
+  app.add_option("--sample-blocks", a.sampleBlocks, "Blocks of the busiest SM to simulate (default: 3 waves, at least 16 blocks)")
       ->check(nonNegativeCount());
-  app.add_option("--peer-blocks", a->peerBlocks,
+  app.add_option("--peer-blocks", a.peerBlocks,
                  fmt::format("Blocks of other SMs to trace for the data they share through the L2 (default {}; 0: none)",
                              analysis::PredictRequest{}.peerBlocks))
       ->check(CLI::Range(0, 1024));
-  app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
-  addEmulatorLimits(app, a->limits);
-  app.add_option("--carveout", a->carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
+  app.add_option("--threads", a.threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
+  addEmulatorLimits(app, a.limits);
+  app.add_option("--carveout", a.carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
       ->check(CLI::Range(0, 100));
-  app.add_option("--regs", a->regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
+  app.add_option("--regs", a.regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
+  addCompileFlags(app, a.compile);
+  app.add_flag("--json", a.json, "Print JSON");
+  return dynSmem;
+}
+
+analysis::PredictRequest predictRequestOf(const PredictArgs& a, bool dynSmemGiven, Context& context) {
+  if (a.launch.empty() == a.cu.empty()) throw Error("give either --launch FILE or --cu FILE with --kernel/--grid/--block");
+  analysis::PredictRequest request;
+  request.launch = a.launch.empty() ? launchFromShortcuts(a) : launchFromFile(a, dynSmemGiven);
+  if (a.carveout >= 0) request.launch.carveoutPercent = a.carveout;
+  request.device = &context.devices().find(a.gpu);
+  request.whatIfs = a.whatIfs;
+  request.fullGrid = a.full;
+  request.sampledBlocks = a.sampleBlocks;
+  request.peerBlocks = a.peerBlocks;
+  request.threads = a.threads;
+  request.maxInstructions = a.limits.maxInstructions;
+  request.maxBlockInstructions = a.limits.maxBlockInstructions;
+  request.maxTraceRecords = a.limits.maxTraceRecords;
+  request.compile = a.compile;
+  if (a.regs >= 0) request.registersPerThread = a.regs;
+  request.traceOut = a.traceOut;
+  return request;
+}
+
+void registerPredictCommand(CLI::App& app, Context& context) {
+  auto a = std::make_shared<PredictArgs>();
+  auto* dynSmem = addPredictOptions(app, *a);
   app.add_option("--trace-out", a->traceOut, "Also write the simulated SM's warp trace (binary) here");
-  addCompileFlags(app, a->compile);
   app.add_flag("--no-timeline", a->noTimeline, "Leave the per-warp timeline out of the text report");
-  app.add_flag("--json", a->json, "Print JSON");
   app.callback([a, dynSmem, &context] {
-    if (a->launch.empty() == a->cu.empty()) throw Error("give either --launch FILE or --cu FILE with --kernel/--grid/--block");
-    analysis::PredictRequest request;
-    request.launch = a->launch.empty() ? launchFromShortcuts(*a) : launchFromFile(*a, dynSmem->count() > 0);
-    if (a->carveout >= 0) request.launch.carveoutPercent = a->carveout;
-    request.device = &context.devices().find(a->gpu);
-    request.whatIfs = a->whatIfs;
-    request.fullGrid = a->full;
-    request.sampledBlocks = a->sampleBlocks;
-    request.peerBlocks = a->peerBlocks;
-    request.threads = a->threads;
-    request.maxInstructions = a->limits.maxInstructions;
-    request.maxBlockInstructions = a->limits.maxBlockInstructions;
-    request.maxTraceRecords = a->limits.maxTraceRecords;
-    request.compile = a->compile;
-    if (a->regs >= 0) request.registersPerThread = a->regs;
-    request.traceOut = a->traceOut;
+    analysis::PredictRequest request = predictRequestOf(*a, dynSmem->count() > 0, context);
     Progress progress(std::cerr, progressWanted(a->json));
     request.progress = [&progress](std::string_view stage, std::uint64_t done, std::uint64_t total) {
       progress.update(stage, done, total);

@@ -6,7 +6,10 @@
 // (e.g. chien2010-table2), a prefix of names (chien2010) or a path to a suite file.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -23,6 +26,7 @@ struct ValidateArgs {
   std::vector<std::string> suites;
   bool list = false, json = false;
   bool strict = false;  // exit 1 when a suite or group misses its tolerance
+  bool models = false;  // also compare the baseline models
   std::size_t rows = 0;
   unsigned threads = 1;
 };
@@ -53,7 +57,9 @@ nlohmann::json resultJson(const analysis::ValidationResult& r) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : r.rows)
     rows.push_back({{"label", row.label}, {"measured", row.measured}, {"predicted", row.predicted},
-                    {"error_pct", row.errorPct}, {"bound", row.bound}});
+                    {"error_pct", row.errorPct}, {"bound", row.bound}, {"binding_resource", row.bindingResource},
+                    {"bound_cycles", row.boundCycles}, {"predicted_cycles", row.predictedCycles},
+                    {"models", row.models}});
   const auto& s = *r.suite;
   return {{"name", s.name}, {"title", s.title}, {"source", s.source}, {"gpu", s.gpu},
           {"metric", analysis::validationMetricName(s.metric)}, {"rows", rows},
@@ -84,6 +90,61 @@ std::string groupsText(const std::vector<analysis::ValidationGroupResult>& group
   return out;
 }
 
+// Mean and max |error| of TEG and each baseline model over `rows` (only rows every model
+// applies to, so that the columns compare the same rows).
+struct ModelErrors {
+  std::size_t rows = 0;
+  std::map<std::string, std::pair<double, double>> byModel;  // model → (sum |err|, max |err|)
+};
+constexpr const char* kModels[] = {"mwp-cwp", "roofline", "data-flow"};
+
+void addRows(ModelErrors& e, const std::vector<analysis::ValidationRowResult>& rows) {
+  for (const auto& row : rows) {
+    if (row.models.size() < std::size(kModels)) continue;
+    ++e.rows;
+    const auto add = [&](const std::string& model, double predicted) {
+      const double err = std::abs(100.0 * (predicted - row.measured) / row.measured);
+      auto& [sum, max] = e.byModel[model];
+      sum += err;
+      max = std::max(max, err);
+    };
+    add("TEG", row.predicted);
+    for (const auto* m : kModels) add(m, row.models.at(m));
+  }
+}
+
+void addModelRow(report::Table& t, const std::string& name, const ModelErrors& e) {
+  if (e.rows == 0) return;
+  std::vector<std::string> cells{name, std::to_string(e.rows)};
+  for (const auto* m : {"TEG", "mwp-cwp", "roofline", "data-flow"}) {
+    const auto& [sum, max] = e.byModel.at(m);
+    cells.push_back(fmt::format("{:.1f} / {:.0f} %", sum / static_cast<double>(e.rows), max));
+  }
+  t.addRow(cells);
+}
+
+std::string modelsText(const std::vector<analysis::ValidationResult>& results,
+                       const std::vector<analysis::ValidationGroup>& groups) {
+  report::Table t({"suite or group", "rows", "TEG mean / max", "MWP-CWP", "roofline", "data-flow"});
+  for (const auto& r : results) {
+    ModelErrors e;
+    addRows(e, r.rows);
+    addModelRow(t, r.suite->name, e);
+  }
+  for (const auto& g : groups) {
+    ModelErrors e;
+    bool all = true;
+    for (const auto& name : g.suites) {
+      const auto it = std::find_if(results.begin(), results.end(), [&](const auto& r) { return r.suite->name == name; });
+      if (it == results.end()) all = false;
+      else addRows(e, it->rows);
+    }
+    if (all) addModelRow(t, "group " + g.name, e);
+  }
+  return "Models side by side (|error| over the rows of cycles and bandwidth metrics without what-ifs; "
+         "docs/bound.md, include/teg/analysis/baseline_models.hpp)\n" + t.render();
+}
+
 std::string resultText(const analysis::ValidationResult& r) {
   const auto& s = *r.suite;
   std::string out = fmt::format("{} — {}\n  GPU: {}; measured: {}\n", s.name, s.title, s.gpu, s.source);
@@ -110,6 +171,9 @@ void registerValidateCommand(CLI::App& app, Context& context) {
                "completed validation exits 0 and the verdicts are in the report");
   app.add_option("--rows", a->rows, "Only the first N rows of each suite (a quick run)");
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
+  app.add_flag("--models", a->models,
+               "Also compare the baseline models (MWP-CWP, roofline, data-flow bound) with TEG: mean/max error per "
+               "suite and group");
   app.callback([a, &context] {
     const auto suites = selectSuites(a->suites);
     if (a->list) {
@@ -150,6 +214,7 @@ void registerValidateCommand(CLI::App& app, Context& context) {
                 << "\n";
     else
       std::cout << groupsText(summaries);
+    if (a->models && !a->json) std::cout << "\n" << modelsText(results, groups);
     if (a->strict && !allWithin) throw CLI::RuntimeError(1);
   });
 }

@@ -46,6 +46,7 @@ void registerCompileCommand(CLI::App& app, Context& context);
 void registerPtxCommand(CLI::App& app, Context& context);
 void registerRunCommand(CLI::App& app, Context& context);
 void registerPredictCommand(CLI::App& app, Context& context);
+void registerBoundCommand(CLI::App& app, Context& context);
 void registerValidateCommand(CLI::App& app, Context& context);
 
 }  // namespace teg::cli

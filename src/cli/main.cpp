@@ -28,7 +28,7 @@ constexpr CommandEntry kCommands[] = {
      registerDevicesCommand},
     {"occupancy", "Blocks, warps and occupancy per SM of a launch, what limits it, cliffs, sweeps",
      registerOccupancyCommand},
-    {"model", "Analytical models: waves and f_sched, TMM, GPUDIAG T(g,b) and fu(c), latency hiding",
+    {"model", "Analytical models: waves and f_sched, TMM, GPUDIAG T(g,b) and fu(c), latency hiding, SGEMM bound",
      registerModelCommand},
     {"compile", "Compile a .cu with nvcc and report each kernel's ptxas resources",
      registerCompileCommand},
@@ -37,6 +37,8 @@ constexpr CommandEntry kCommands[] = {
      registerRunCommand},
     {"predict", "Predict a kernel's cycles and time on a GPU with the TEG timing engine, and explain them",
      registerPredictCommand},
+    {"bound", "How much faster could a kernel run, and what stops it: each resource's bound beside the prediction",
+     registerBoundCommand},
     {"validate", "Predict published measurements (seed tables, microbenchmark papers) and report the errors",
      registerValidateCommand},
 };

@@ -68,5 +68,10 @@ void registerGpudiagCommand(CLI::App& app, Context& context);   // cmd_model_gpu
 void registerBuffersCommand(CLI::App& app, Context& context);
 void registerLatencyCommand(CLI::App& app, Context& context);   // cmd_model_bounds.cpp
 void registerRooflineCommand(CLI::App& app, Context& context);
+void registerSgemmBoundCommand(CLI::App& app, Context& context);  // cmd_model_sgemm.cpp
+void registerVolkovSgemmCommand(CLI::App& app, Context& context); // cmd_model_volkov.cpp
+void registerMwpCwpCommand(CLI::App& app, Context& context);       // cmd_model_survey.cpp
+void registerRyooCommand(CLI::App& app, Context& context);
+void registerDataflowCommand(CLI::App& app, Context& context);
 
 }  // namespace teg::cli::model

@@ -17,6 +17,7 @@
 #include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
 #include "teg/occupancy/occupancy.hpp"
+#include "teg/timing/config.hpp"
 #include "teg/timing/result.hpp"
 #include "teg/toolchain/compiler.hpp"
 #include "teg/trace/trace.hpp"
@@ -54,6 +55,9 @@ struct Prediction {
   timing::TimingResult result;
   std::vector<timing::WhatIfOutcome> whatIfs;
   Achieved achieved;  // bandwidth and % of peak per level, roofline, tail (achieved.hpp)
+  timing::TimingConfig config;  // the configuration the result was simulated with (before what-ifs)
+  // Each simulated block's dependent-chain cycles at optimistic latencies (critical_path.hpp).
+  std::vector<double> criticalPathBlockCycles;
 };
 
 // Throws teg::Error with a one-line reason for bad input (missing file, compile error, impossible

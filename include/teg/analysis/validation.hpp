@@ -74,6 +74,14 @@ struct ValidationRowResult {
   double measured = 0, predicted = 0;
   double errorPct = 0;  // (predicted - measured) / measured
   std::string bound;    // the prediction's bound, for the reader
+  // `teg bound` on the row's prediction (without its what-ifs): the binding resource's cycles
+  // beside the predicted cycles, which can never be fewer (bounds.hpp).
+  std::string bindingResource;
+  double boundCycles = 0, predictedCycles = 0;
+  // The baseline models (baseline_models.hpp) in the suite's metric, where the metric is a time
+  // or a rate of the whole launch (cycles, bandwidth_gbps, bytes_per_cycle) and the row has no
+  // what-if; empty otherwise.
+  std::map<std::string, double> models;
 };
 
 struct ValidationResult {

@@ -2,6 +2,7 @@
 // seeds' numbers and hand calculations (see tests/unit/models for the derivations).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "run_teg.hpp"
@@ -172,4 +173,35 @@ TEST(CliModel, BadInputIsOneLineAndNonZero) {
                      "more than 2^63-1");
   const auto nanCsv = writeTempFile("nanfit.csv", "x,time\n1e-320,1\n0,2\n2e-320,3\n");
   expectOneLineError({"model", "fit", "--csv", nanCsv}, "the fit is undefined: its slope exceeds the range of a double");
+}
+
+// Seed 000 sect. 4.3.5 through the command: bound_fraction to the printed digit.
+TEST(CliModel, SgemmBoundReproducesTheSeedsThreeFigures) {
+  const auto round1 = [](const json& j) { return std::round(1000 * j["bound_fraction"].get<double>()) / 10; };
+  EXPECT_EQ(round1(runJson({"model", "sgemm-bound", "--gpu", "gtx580"})), 82.5);
+  EXPECT_EQ(round1(runJson({"model", "sgemm-bound", "--gpu", "gtx680", "--lds-width", "64"})), 54.6);
+  EXPECT_EQ(round1(runJson({"model", "sgemm-bound", "--gpu", "gtx680", "--lds-width", "128"})), 57.6);
+  const auto h100 = runJson({"model", "sgemm-bound", "--gpu", "h100", "--lds-width", "128"});
+  EXPECT_EQ(h100["register_blocking"], 14);
+  EXPECT_EQ(h100["derived_limiter"], "issue");
+  expectOneLineError({"model", "sgemm-bound", "--gpu", "gtx580", "--threads-per-block", "200"}, "not a square");
+  expectOneLineError({"model", "sgemm-bound", "--gpu", "gtx580", "--lds-width", "96"}, "--lds-width");
+}
+
+// Seed 002 Example 1 and the survey models through the commands (hand calculations in
+// tests/unit/models).
+TEST(CliModel, VolkovMwpCwpAndRyoo) {
+  const auto v = runJson({"model", "volkov-sgemm"});
+  EXPECT_EQ(std::round(100 * v["gflops_as_printed"].get<double>()) / 100, 278.57);
+  const auto m = runJson({"model", "mwp-cwp", "--mem-cycles", "800", "--comp-cycles", "200", "--mem-insts", "2",
+                          "--mem-latency", "400", "--warps", "8", "--mwp", "4"});
+  EXPECT_DOUBLE_EQ(m["cycles"].get<double>(), 2000);
+  const auto r = runJson({"model", "ryoo", "--config", "A:100:1024:4:8:2", "--config", "B:80:1024:8:4:2", "--config",
+                          "C:120:1024:4:8:1"});
+  EXPECT_EQ(r["configs"][0]["pareto"], true);
+  EXPECT_EQ(r["configs"][2]["pareto"], false);
+  expectOneLineError({"model", "ryoo", "--config", "A:100"}, "expected NAME:INSTR");
+  expectOneLineError({"model", "mwp-cwp", "--mem-cycles", "800", "--comp-cycles", "200", "--mem-insts", "2",
+                      "--mem-latency", "400", "--warps", "8", "--mwp", "9"},
+                     "exceeds");
 }

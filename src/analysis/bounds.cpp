@@ -1,0 +1,120 @@
+#include "teg/analysis/bounds.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace teg::analysis {
+
+namespace {
+
+using device::InstructionClass;
+
+std::string count(double v) { return fmt::format("{:.4g}", v); }
+
+}  // namespace
+
+std::string whatIfRemoving(const std::string& resource, const Prediction& p) {
+  const auto& m = p.result.memory;
+  if (resource == "shared memory" && m.sharedWavefronts > m.sharedRequests) return "no-bank-conflicts";
+  if (resource == "L1/LSU bandwidth" || resource == "L2 bandwidth") return "perfect-coalescing";
+  if (resource == "DRAM bandwidth") return "dram-bw=x2";
+  return "";
+}
+
+BoundReport boundsOf(const Prediction& p) {
+  const timing::TimingConfig& c = p.config;
+  const timing::TimingResult& r = p.result;
+  BoundReport b;
+  b.predictedCycles = r.cycles;
+  b.predictedMs = r.timeMs;
+  // The counters cover the simulated blocks; the launch has blocksOnSm of them on this SM.
+  b.scale = r.blocksSimulated > 0 ? static_cast<double>(r.blocksOnSm) / static_cast<double>(r.blocksSimulated) : 1;
+  const double msPerCycle = c.clockMhz > 0 ? 1.0 / (c.clockMhz * 1e3) : 0;
+  const auto add = [&](std::string name, double simulatedCycles, std::string why) {
+    const double cycles = simulatedCycles * b.scale;
+    b.bounds.push_back({std::move(name), cycles, cycles * msPerCycle, std::move(why)});
+  };
+  const double schedulers = std::max(1, c.schedulers);
+  add("issue", static_cast<double>(r.warpInstructions) * c.issueIntervalCycles / schedulers,
+      fmt::format("{} warp instructions, one per {:g} cycles on each of {} schedulers", count(r.warpInstructions * b.scale),
+                  c.issueIntervalCycles, c.schedulers));
+  // Units that share a pipe (GT200's unified ALU) share its busy time.
+  std::map<int, std::pair<double, std::string>> pipes;
+  for (const auto& u : r.units) {
+    if (u.unit == InstructionClass::LoadStore) continue;  // memory: the levels below
+    const int pipe = c.pipe(static_cast<int>(u.unit));
+    const double copies = c.unitSharedBySm[static_cast<std::size_t>(pipe)] ? 1.0 : schedulers;
+    auto& [cycles, members] = pipes[pipe];
+    cycles += u.busyCycles / copies;
+    members += fmt::format("{}{} {}", members.empty() ? "" : ", ", count(u.issued * b.scale),
+                           device::instructionClassName(u.unit));
+  }
+  const auto& m = r.memory;
+  // cc 1.x: shared-memory accesses issue as ALU instructions (a MAD with a shared operand, a move
+  // from shared memory) whose busy time the engine books to their ALU class although they occupy
+  // the shared-memory path, not the pipe (timing/decoded_program.cpp). Each occupies its class at
+  // most max(interval, wavefronts x cycles) <= interval + wavefronts x cycles, so that much comes
+  // off each pipe's time (which of the classes they were booked to is not in the result).
+  const bool sharedOperands = c.sharedOperandLatency > 0 && m.sharedRequests > 0;
+  double widestInterval = 0;
+  for (const double v : c.unitInterval) widestInterval = std::max(widestInterval, v);
+  const double sharedOnAlu = sharedOperands ? static_cast<double>(m.sharedRequests) * widestInterval +
+                                                  static_cast<double>(m.sharedWavefronts) * c.sharedWavefrontCycles
+                                            : 0;
+  for (const auto& [pipe, entry] : pipes) {
+    double cycles = entry.first;
+    std::string why = fmt::format("{} warp instructions at the unit's throughput", entry.second);
+    if (sharedOperands) {
+      const double copies = c.unitSharedBySm[static_cast<std::size_t>(pipe)] ? 1.0 : schedulers;
+      cycles = std::max(0.0, cycles - sharedOnAlu / copies);
+      why += ", less the shared-memory accesses they carry (cc 1.x shared operands)";
+    }
+    add(fmt::format("{} unit", device::instructionClassName(static_cast<InstructionClass>(pipe))), cycles, why);
+  }
+  if (m.sharedRequests > 0)
+    add("shared memory", static_cast<double>(m.sharedWavefronts) * c.sharedWavefrontCycles,
+        fmt::format("{} wavefronts for {} requests ({:.2f} per request), {:g} cycles each",
+                    count(m.sharedWavefronts * b.scale), count(m.sharedRequests * b.scale),
+                    static_cast<double>(m.sharedWavefronts) / static_cast<double>(m.sharedRequests),
+                    c.sharedWavefrontCycles));
+  if (c.lsuBytesPerCycle > 0 && m.sectorsRequested > 0)
+    add("L1/LSU bandwidth", static_cast<double>(m.sectorsRequested) * c.sectorBytes / c.lsuBytesPerCycle,
+        fmt::format("{} sectors of {} B at {:g} B/cycle", count(m.sectorsRequested * b.scale), c.sectorBytes,
+                    c.lsuBytesPerCycle));
+  const std::uint64_t l2Sectors = m.sectorsRequested - std::min(m.l1Hits, m.sectorsRequested);
+  if (c.l2BytesPerCycle > 0 && l2Sectors > 0)
+    add("L2 bandwidth", static_cast<double>(l2Sectors) * c.sectorBytes / c.l2BytesPerCycle,
+        fmt::format("{} sectors that miss the L1 at the SM's share, {:.4g} B/cycle", count(l2Sectors * b.scale),
+                    c.l2BytesPerCycle));
+  if (c.dramBytesPerCycle > 0 && m.dramBytes > 0)
+    add("DRAM bandwidth", m.dramBytes / c.dramBytesPerCycle,
+        fmt::format("{} bytes at the SM's share, {:.4g} B/cycle", count(m.dramBytes * b.scale), c.dramBytesPerCycle));
+  // Latency at the kernel's occupancy: R blocks side by side, each at least its slowest warp's
+  // dependent chain; the SM's blocks cannot finish before max(longest, sum / R).
+  if (!p.criticalPathBlockCycles.empty()) {
+    double longest = 0, sum = 0;
+    for (const double t : p.criticalPathBlockCycles) longest = std::max(longest, t), sum += t;
+    const int resident = std::max(1, r.residentBlocks);
+    const double launchSum = sum * static_cast<double>(r.blocksOnSm) / static_cast<double>(p.criticalPathBlockCycles.size());
+    const double cycles = std::max(longest, launchSum / resident);
+    b.bounds.push_back({"latency", cycles, cycles * msPerCycle,
+                        fmt::format("dependent chains at optimistic latencies: {:.4g} cycles per block (longest {:.4g}), "
+                                    "{} blocks resident",
+                                    sum / static_cast<double>(p.criticalPathBlockCycles.size()), longest, resident)});
+  }
+  std::stable_sort(b.bounds.begin(), b.bounds.end(),
+                   [](const ResourceBound& x, const ResourceBound& y) { return x.cycles > y.cycles; });
+  if (!b.bounds.empty()) {
+    b.binding = b.bounds.front().resource;
+    b.fractionOfBound = b.predictedCycles > 0 ? b.bounds.front().cycles / b.predictedCycles : 0;
+  }
+  b.removingWhatIf = whatIfRemoving(b.binding, p);
+  b.notEvaluated.push_back(
+      "register banks: the trace is PTX, whose registers are virtual; the bank a physical register sits in (Kepler: "
+      "seed 000 Table 4.1, data/models/sgemm_bound.json) is known only after ptxas allocates them");
+  return b;
+}
+
+}  // namespace teg::analysis

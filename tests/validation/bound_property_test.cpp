@@ -1,0 +1,130 @@
+// `teg bound`'s property (issue 27, point 5): a prediction is never faster than any of its
+// resource bounds — on every corpus kernel (examples/kernels) on GPUs of four generations, and on
+// every row of every validation suite. And the what-if that removes the binding resource moves the
+// prediction toward the next bound. Needs nvcc (skipped without it); ctest label "validation".
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "run_teg.hpp"
+
+using nlohmann::json;
+using teg::test::runTeg;
+
+namespace {
+
+bool haveNvcc() { return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 || std::getenv("CUDA_HOME") != nullptr; }
+
+std::vector<std::string> corpusLaunches() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(TEG_SOURCE_DIR) + "/examples/kernels")) {
+    const std::string p = e.path().string();
+    if (p.size() > 12 && p.compare(p.size() - 12, 12, ".launch.json") == 0) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+json bound(const std::vector<std::string>& extra) {
+  std::vector<std::string> args{"bound", "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = runTeg(args);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  return r.exitCode == 0 ? json::parse(r.out) : json();
+}
+
+// Relative slack for rounding in the extrapolation (the bound and the prediction are computed
+// from the same counters with different arithmetic).
+constexpr double kSlack = 1e-9;
+
+// The one exception, stated by the engine itself (timing/bounds.cpp, explainBound): its DRAM pipe
+// bounds the sustained rate, not a burst — after idle time it may run up to one DRAM latency ahead
+// of the SM's share (memory_system.cpp, dramTransfer), and write-backs are not waited for. A
+// DRAM-bound prediction may therefore come in a little under bytes / share; 5 % is the margin
+// allowed here (measured: at most 3.3 %, seed 000 Table 3.4's 4-warp Hopping_Matrix on the GTX 280).
+constexpr double kDramAllowance = 0.05;
+
+double allowed(const std::string& resource) { return resource == "DRAM bandwidth" ? kDramAllowance : kSlack; }
+
+}  // namespace
+
+TEST(BoundProperty, EveryCorpusKernelIsPredictedNoFasterThanEveryBound) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto launches = corpusLaunches();
+  ASSERT_GE(launches.size(), 20u);
+  for (const char* gpu : {"a100", "gtx680", "tesla-c1060", "t4"}) {
+    for (const auto& launch : launches) {
+      SCOPED_TRACE(std::string(gpu) + " " + launch);
+      const json j = bound({"--launch", launch, "--gpu", gpu});
+      if (j.is_null()) continue;
+      const double predicted = j["predicted_cycles"];
+      ASSERT_GT(predicted, 0);
+      ASSERT_FALSE(j["bounds"].empty());
+      for (const auto& b : j["bounds"])
+        EXPECT_LE(b["cycles"].get<double>(), predicted * (1 + allowed(b["resource"]))) << b["resource"];
+      // The binding one is the largest and the fraction is recomputed from the figures.
+      EXPECT_EQ(j["binding"], j["bounds"][0]["resource"]);
+      EXPECT_NEAR(j["fraction_of_bound"].get<double>(), j["bounds"][0]["cycles"].get<double>() / predicted, 1e-12);
+    }
+  }
+}
+
+TEST(BoundProperty, EveryValidationRowIsPredictedNoFasterThanItsBound) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"validate", "--json"});
+  ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.err;
+  const json report = json::parse(r.out);
+  std::size_t rows = 0;
+  for (const auto& suite : report["suites"])
+    for (const auto& row : suite["rows"]) {
+      ++rows;
+      EXPECT_LE(row["bound_cycles"].get<double>(),
+                row["predicted_cycles"].get<double>() * (1 + allowed(row["binding_resource"])))
+          << suite["name"] << " " << row["label"] << " bound by " << row["binding_resource"];
+    }
+  EXPECT_GE(rows, 490u);  // 495 rows in the suites today
+}
+
+// Every corpus kernel on the A100 whose binding resource is saturated (the prediction within 80 %
+// of it, the engine's own threshold for naming a bottleneck) and has a what-if that removes it:
+// the prediction falls, and stays at or above every bound of the what-if run. (Where the binding
+// bound is far below the prediction, the kernel waits on latency rather than on that resource, and
+// removing it need not help: black_scholes and reduce_warp_shuffle with dram-bw=x2 come out 0.2 %
+// and 1.3 % slower.)
+TEST(BoundProperty, RemovingASaturatedBindingResourceLowersThePrediction) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  int checked = 0;
+  for (const auto& launch : corpusLaunches()) {
+    SCOPED_TRACE(launch);
+    const json j = bound({"--launch", launch, "--gpu", "a100", "--remove-binding"});
+    if (j.is_null() || !j.contains("what_if") || j["fraction_of_bound"].get<double>() < 0.8) continue;
+    ++checked;
+    const json& after = j["what_if"]["result"];
+    const double before = j["predicted_cycles"], now = after["predicted_cycles"];
+    EXPECT_LT(now, before) << j["what_if"]["name"];
+    for (const auto& b : after["bounds"])
+      EXPECT_LE(b["cycles"].get<double>(), now * (1 + allowed(b["resource"]))) << b["resource"];
+  }
+  EXPECT_GE(checked, 3);
+}
+
+// Seed 000's 32-way conflicted C = A·Bᵀ (Lai §3.4.1): shared memory binds; without the conflicts
+// the prediction moves toward the next bound (issue) and stays above every bound.
+TEST(BoundProperty, RemovingTheBindingResourceMovesThePredictionTowardTheNextBound) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const json j = bound({"--launch", std::string(TEG_SOURCE_DIR) + "/examples/kernels/matmul_abt_conflict.launch.json",
+                        "--gpu", "a100", "--remove-binding"});
+  ASSERT_FALSE(j.is_null());
+  EXPECT_EQ(j["binding"], "shared memory");
+  EXPECT_EQ(j["removing_what_if"], "no-bank-conflicts");
+  const json& after = j["what_if"]["result"];
+  const double before = j["predicted_cycles"], now = after["predicted_cycles"];
+  const double next = j["bounds"][1]["cycles"];
+  EXPECT_LT(now, before);
+  EXPECT_GE(now, next * (1 - kSlack));  // toward the next bound, not past it
+  for (const auto& b : after["bounds"])
+    EXPECT_LE(b["cycles"].get<double>(), now * (1 + allowed(b["resource"]))) << b["resource"];
+}
