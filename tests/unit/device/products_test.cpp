@@ -61,6 +61,8 @@ TEST(Products, EveryProductHasSmsClocksAndMemory) {
     } else {
       EXPECT_EQ(d.clocks.shaderMhz, 0);
     }
+    // Every product names its chip: `teg devices audit` treats GPUs of one chip as siblings.
+    EXPECT_FALSE(d.chip.empty());
     // Every product inherits the limits and throughput table of its generation.
     EXPECT_EQ(d.limits.warpSize, 32);
     EXPECT_GT(d.throughputOf(InstructionClass::Fp32Fma), 0);
@@ -264,6 +266,18 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
         2.0 * d.smCount * d.throughputOf(InstructionClass::Fp32Fma) * d.clocks.baseMhz / 1000.0;
     EXPECT_LT(relativeError(gflops, c.publishedGflops), 0.01) << gflops;
   }
+}
+
+TEST(Products, OneChipOneComputeCapability) {
+  // A die has one SM design, so every product of a chip has the same compute capability (the
+  // guide's CUDA GPUs list): a chip name typed onto the wrong product would show up here.
+  std::map<std::string, std::string> ccOfChip;
+  for (const Device& d : database().all()) {
+    if (d.generic) continue;
+    const auto [it, inserted] = ccOfChip.emplace(d.chip, d.cc.str());
+    EXPECT_EQ(it->second, d.cc.str()) << d.id << " (" << d.chip << ")";
+  }
+  EXPECT_GE(ccOfChip.size(), 25u);  // 28 chips from GT200 to GB202
 }
 
 TEST(Products, Fp64PeakMatchesTheProductLine) {
