@@ -1,5 +1,6 @@
 // `teg devices`: the GPU database. Lists every device, or shows one device's figures, each with
-// its value, its source and the file that set it (a generic entry, the GPU's file, a user file).
+// its value, its source and the file that set it (a generic entry, the GPU's file, a user file),
+// or audits which timing figures of a GPU are not measurements of it (`teg devices audit`).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "teg/device/figures.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/data_dir.hpp"
+#include "teg/timing/audit.hpp"
 
 namespace teg::cli {
 
@@ -113,6 +115,74 @@ void showDevice(const Device& d, bool asJson) {
   }
 }
 
+json auditJson(const timing::DeviceAudit& a) {
+  json counts = json::object();
+  for (auto b : {timing::FigureBasis::Measured, timing::FigureBasis::Sibling, timing::FigureBasis::Documented,
+                 timing::FigureBasis::Derived, timing::FigureBasis::Assumed, timing::FigureBasis::Unclassified})
+    counts[timing::figureBasisName(b)] = a.count(b);
+  json entries = json::array();
+  for (const auto& e : a.entries) {
+    json entry = {{"parameter", e.parameter},
+                  {"figure", e.figure.empty() ? json(nullptr) : json(e.figure)},
+                  {"value", typedValue(e.value)},
+                  {"basis", timing::figureBasisName(e.basis)},
+                  {"reason", e.reason}};
+    if (!e.measuredOn.empty()) entry["measured_on"] = e.measuredOn;
+    if (!e.source.empty()) entry["source"] = e.source;
+    if (!e.definedIn.empty()) entry["defined_in"] = shortPath(e.definedIn);
+    entries.push_back(std::move(entry));
+  }
+  return {{"id", a.id}, {"name", a.name}, {"chip", a.chip.empty() ? json(nullptr) : json(a.chip)},
+          {"counts", counts}, {"figures", entries}};
+}
+
+// Returns whether any audited GPU has an assumed or unclassified figure.
+bool auditDevices(const device::DeviceDatabase& db, const std::vector<std::string>& names, bool asJson, bool every) {
+  std::vector<const Device*> devices;
+  if (names.empty()) {
+    for (const auto& d : db.all())
+      if (!d.generic) devices.push_back(&d);
+  } else {
+    for (const auto& n : names) devices.push_back(&db.find(n));
+  }
+  std::vector<timing::DeviceAudit> audits;
+  for (const Device* d : devices) audits.push_back(timing::auditTimingFigures(*d, db));
+  bool attention = false;
+  for (const auto& a : audits)
+    attention = attention || a.count(timing::FigureBasis::Assumed) + a.count(timing::FigureBasis::Unclassified) > 0;
+  if (asJson) {
+    json out = json::array();
+    for (const auto& a : audits) out.push_back(auditJson(a));
+    std::cout << out.dump(2) << "\n";
+    return attention;
+  }
+  report::Table summary({"GPU", "chip", "measured", "sibling", "documented", "derived", "assumed", "unclassified"},
+                        {report::Align::Left, report::Align::Left, report::Align::Right, report::Align::Right,
+                         report::Align::Right, report::Align::Right, report::Align::Right, report::Align::Right});
+  for (const auto& a : audits)
+    summary.addRow({a.id, a.chip.empty() ? "-" : a.chip, fmt::format("{}", a.count(timing::FigureBasis::Measured)),
+                    fmt::format("{}", a.count(timing::FigureBasis::Sibling)),
+                    fmt::format("{}", a.count(timing::FigureBasis::Documented)),
+                    fmt::format("{}", a.count(timing::FigureBasis::Derived)),
+                    fmt::format("{}", a.count(timing::FigureBasis::Assumed)),
+                    fmt::format("{}", a.count(timing::FigureBasis::Unclassified))});
+  for (const auto& a : audits) {
+    report::Table table({"parameter", "value", "basis", "why", "figure"});
+    for (const auto& e : a.entries) {
+      const bool listed = every || e.basis == timing::FigureBasis::Sibling || e.basis == timing::FigureBasis::Derived ||
+                          timing::needsAttention(e.basis);
+      if (listed)
+        table.addRow({e.parameter, e.value, timing::figureBasisName(e.basis), e.reason,
+                      e.figure.empty() ? "-" : e.figure + " (" + shortPath(e.definedIn) + ")"});
+    }
+    if (table.rows() == 0) continue;
+    std::cout << fmt::format("{} ({}{})\n", a.id, a.name, a.chip.empty() ? "" : ", " + a.chip) << table.render() << "\n";
+  }
+  std::cout << "timing figures by basis (measured: of this product; sibling: of another product with the same chip)\n"
+            << summary.render();
+  return attention;
+}
+
 }  // namespace
 
 void registerDevicesCommand(CLI::App& app, Context& context) {
@@ -123,13 +193,27 @@ void registerDevicesCommand(CLI::App& app, Context& context) {
   auto showJson = std::make_shared<bool>(false);
   show->add_option("NAME", *name, "GPU id, name or alias (a100, \"RTX 4090\", sm_80, 8.6)")->required();
   show->add_flag("--json", *showJson, "Print JSON instead of tables");
+  CLI::App* audit = app.add_subcommand(
+      "audit", "List each GPU's timing figures that are not a published measurement of it (sibling, derived, assumed)");
+  auto auditNames = std::make_shared<std::vector<std::string>>();
+  auto auditJsonFlag = std::make_shared<bool>(false);
+  auto auditAll = std::make_shared<bool>(false);
+  auto auditStrict = std::make_shared<bool>(false);
+  audit->add_option("GPU", *auditNames, "GPUs to audit (default: every product)");
+  audit->add_flag("--json", *auditJsonFlag, "Print JSON (every figure with its basis) instead of tables");
+  audit->add_flag("--all-figures", *auditAll, "List measured and documented figures too");
+  audit->add_flag("--strict", *auditStrict, "Exit 1 when an audited GPU has an assumed or unclassified figure");
   app.require_subcommand(0, 1);
-  app.callback([&context, json, show, name, showJson] {
+  app.callback([&context, json, show, name, showJson, audit, auditNames, auditJsonFlag, auditAll, auditStrict] {
     const auto& db = context.devices();
-    if (show->parsed())
+    if (show->parsed()) {
       showDevice(db.find(*name), *json || *showJson);
-    else
+    } else if (audit->parsed()) {
+      const bool attention = auditDevices(db, *auditNames, *json || *auditJsonFlag, *auditAll);
+      if (*auditStrict && attention) throw CLI::RuntimeError(1);
+    } else {
       listDevices(db, *json);
+    }
   });
 }
 

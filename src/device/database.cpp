@@ -44,7 +44,7 @@ void applyFigures(Device& device, const DeviceFile& file) {
                            ? detail::figureValueText(raw.value["value"]) + " " +
                                  raw.value["unit"].get<std::string>()
                            : detail::figureValueText(raw.value),
-                       raw.source, file.path, raw.note};
+                       raw.source, file.path, raw.note, file.id, raw.basis, raw.measuredOn};
     auto it = std::find_if(device.figures.begin(), device.figures.end(),
                            [&](const Device::Figure& f) { return f.key == raw.key; });
     if (it != device.figures.end())

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -51,6 +52,27 @@ std::string resolveSource(const json& source, const std::map<std::string, std::s
                      text, known.empty() ? "none" : known));
   }
   return text;
+}
+
+// A figure's optional "basis" (what kind of figure it is, for `teg devices audit`) and
+// "measured_on" (the GPU a measurement was taken on). measured_on implies basis "measured".
+void readBasis(const json& entry, const SourceLocation& where, const std::string& field, RawFigure& raw) {
+  if (entry.contains("basis")) {
+    const auto& b = entry["basis"];
+    static const std::vector<std::string> kinds = {"measured", "documented", "derived", "assumed"};
+    if (!b.is_string() || std::find(kinds.begin(), kinds.end(), b.get<std::string>()) == kinds.end())
+      fail(where, field + ".basis", "expected one of \"measured\", \"documented\", \"derived\", \"assumed\"");
+    raw.basis = b.get<std::string>();
+  }
+  if (entry.contains("measured_on")) {
+    const auto& m = entry["measured_on"];
+    if (!m.is_string() || m.get<std::string>().empty())
+      fail(where, field + ".measured_on", "expected the id of the GPU the figure was measured on");
+    if (!raw.basis.empty() && raw.basis != "measured")
+      fail(where, field + ".measured_on", fmt::format("given with basis \"{}\" (only a measurement has one)", raw.basis));
+    raw.basis = "measured";
+    raw.measuredOn = m.get<std::string>();
+  }
 }
 
 const std::vector<std::string> kTopLevelKeys = {"id",      "name",    "aliases", "inherits",
@@ -145,10 +167,13 @@ DeviceFile parseDeviceFile(const std::string& text, const std::string& path) {
         if (!entry["note"].is_string()) fail(where, field + ".note", "expected a string");
         raw.note = entry["note"].get<std::string>();
       }
+      readBasis(entry, where, field, raw);
       if (spec->kind == FigureKind::Measured) {
         for (const auto& [k, v] : entry.items())
-          if (k != "value" && k != "unit" && k != "method" && k != "source" && k != "note")
-            fail(where, field + "." + k, "unknown field (allowed: value, unit, method, source, note)");
+          if (k != "value" && k != "unit" && k != "method" && k != "source" && k != "note" && k != "basis" &&
+              k != "measured_on")
+            fail(where, field + "." + k,
+                 "unknown field (allowed: value, unit, method, source, note, basis, measured_on)");
         // The range first: "0 is outside 1 to 100000 MHz" says more than "expected positive".
         if (const auto reason = checkFigureRange(key, entry); !reason.empty()) fail(where, field, reason);
         if (const auto reason = checkFigureValue(spec->kind, entry); !reason.empty())
@@ -158,8 +183,8 @@ DeviceFile parseDeviceFile(const std::string& text, const std::string& path) {
         raw.value["source"] = raw.source;
       } else {
         for (const auto& [k, v] : entry.items())
-          if (k != "value" && k != "source" && k != "unit" && k != "note")
-            fail(where, field + "." + k, "unknown field (allowed: value, source, unit, note)");
+          if (k != "value" && k != "source" && k != "unit" && k != "note" && k != "basis" && k != "measured_on")
+            fail(where, field + "." + k, "unknown field (allowed: value, source, unit, note, basis, measured_on)");
         if (!entry.contains("value")) fail(where, field + ".value", "missing");
         if (const auto reason = checkFigureRange(key, entry["value"]); !reason.empty())
           fail(where, field, reason);

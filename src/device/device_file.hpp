@@ -16,6 +16,8 @@ struct RawFigure {
   nlohmann::json value;   // the "value" (measured figures: the whole object, source resolved)
   std::string source;     // the citation, with a "sources" key already expanded
   std::string note;       // optional "note"
+  std::string basis;      // optional "basis": measured | documented | derived | assumed
+  std::string measuredOn; // optional "measured_on": id of the GPU a measurement was taken on
   SourceLocation where;   // where the key sits in the file
 };
 

@@ -37,6 +37,7 @@ void setSectionText(Device& d, const std::string&, const json& v) {
 void setArchitecture(Device& d, const std::string&, const json& v) {
   d.architecture = v.get<std::string>();
 }
+void setChip(Device& d, const std::string&, const json& v) { d.chip = v.get<std::string>(); }
 void setComputeCapability(Device& d, const std::string&, const json& v) {
   const auto text = v.get<std::string>();
   const auto dot = text.find('.');
@@ -96,6 +97,7 @@ std::vector<FigureSpec> buildSpecs() {
       {"compute_capability", K::ComputeCapability, G::Identity, R::Always, setComputeCapability},
       {"architecture", K::Text, G::Identity, R::Always, setArchitecture},
       {"sm_count", K::PositiveInt, G::Identity, R::ProductOnly, setInt<&Device::smCount>},
+      {"chip", K::Text, G::Identity, R::No, setChip},
 
       {"warp_size", K::PositiveInt, G::Limits, R::Always, setSectionInt<&Device::limits, &Limits::warpSize>},
       {"max_threads_per_block", K::PositiveInt, G::Limits, R::Always,

@@ -140,6 +140,9 @@ struct Device {
   std::vector<std::string> aliases; // case-insensitive names that find it
   bool generic = false;             // a per-compute-capability entry (sm_XY), not a product
   std::string architecture;         // [architecture] "Ampere"
+  std::string chip;                 // [chip] the die, e.g. "GA100" (products; "" if not given):
+                                    //   GPUs of one chip are siblings, whose measurements
+                                    //   `teg devices audit` counts as measurements of the chip
   ComputeCapability cc;             // [compute_capability] "8.0"
   int smCount = 0;                  // [sm_count] (generic entries: 0)
   Limits limits;
@@ -184,6 +187,12 @@ struct Device {
     std::string source;
     std::string definedIn;  // the file that set it (a generic entry, the device, a user override)
     std::string note;       // the figure's optional "note" (a caveat, how it was derived)
+    std::string definedById;  // id of the device whose file set it ("sm_80", "a100-pcie-40gb")
+    // What kind of figure it is (optional "basis": "measured", "documented", "derived",
+    // "assumed"; "" = not recorded) and, for a measurement, the id of the GPU it was measured on
+    // ("measured_on"; a product file's measured figure defaults to that product).
+    std::string basis;
+    std::string measuredOn;
   };
   std::vector<Figure> figures;
 

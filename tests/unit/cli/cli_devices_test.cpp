@@ -112,3 +112,56 @@ TEST(CliDevices, MalformedDeviceFileNamesFileAndField) {
 }
 
 }  // namespace
+
+// --- teg devices audit --------------------------------------------------------------------------
+
+namespace {
+
+const nlohmann::json* auditFigure(const nlohmann::json& gpu, const std::string& parameter) {
+  for (const auto& f : gpu["figures"])
+    if (f["parameter"] == parameter) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(CliDevicesAudit, JsonGivesEveryFigureWithItsBasis) {
+  const auto r = runTeg({"devices", "audit", "h100", "b200", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;  // without --strict the audit reports, it does not fail
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc.size(), 2u);
+  EXPECT_EQ(doc[0]["id"], "h100-sxm5-80gb");
+  EXPECT_EQ(doc[0]["chip"], "GH100");
+  // H100's L1 latency is Luo et al.'s H800 PCIe measurement: the same GH100 chip.
+  const auto* l1 = auditFigure(doc[0], "L1 hit latency");
+  ASSERT_NE(l1, nullptr);
+  EXPECT_EQ((*l1)["basis"], "sibling");
+  EXPECT_EQ((*l1)["measured_on"], "h800-pcie-80gb");
+  EXPECT_EQ((*l1)["value"], 40.7);
+  // B200's L2 latency is its own measurement.
+  const auto* l2 = auditFigure(doc[1], "L2 hit latency");
+  ASSERT_NE(l2, nullptr);
+  EXPECT_EQ((*l2)["basis"], "measured");
+  // The counts add up to the figures listed.
+  int total = 0;
+  for (const auto& [basis, n] : doc[1]["counts"].items()) total += n.get<int>();
+  EXPECT_EQ(total, static_cast<int>(doc[1]["figures"].size()));
+}
+
+TEST(CliDevicesAudit, TextListsTheFiguresThatAreNotOwnMeasurements) {
+  const auto r = runTeg({"devices", "audit", "l4"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // The L4 (AD104) takes the sm_89 latencies measured on the RTX 4090 (AD102): assumed.
+  EXPECT_NE(r.out.find("measured on rtx4090 (AD102), not on this chip (AD104)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("timing figures by basis"), std::string::npos);
+}
+
+TEST(CliDevicesAudit, StrictExitsOneWhenAFigureIsAssumed) {
+  const auto assumed = runTeg({"devices", "audit", "l4", "--strict"});
+  EXPECT_EQ(assumed.exitCode, 1);
+  const auto generic = runTeg({"devices", "audit", "sm_80"});
+  EXPECT_EQ(generic.exitCode, 1);
+  EXPECT_NE(generic.err.find("generic entry"), std::string::npos) << generic.err;
+  const auto unknown = runTeg({"devices", "audit", "no-such-gpu"});
+  EXPECT_EQ(unknown.exitCode, 1);
+}

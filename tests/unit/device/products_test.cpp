@@ -61,6 +61,8 @@ TEST(Products, EveryProductHasSmsClocksAndMemory) {
     } else {
       EXPECT_EQ(d.clocks.shaderMhz, 0);
     }
+    // Every product names its chip: `teg devices audit` treats GPUs of one chip as siblings.
+    EXPECT_FALSE(d.chip.empty());
     // Every product inherits the limits and throughput table of its generation.
     EXPECT_EQ(d.limits.warpSize, 32);
     EXPECT_GT(d.throughputOf(InstructionClass::Fp32Fma), 0);
@@ -178,6 +180,11 @@ TEST(Products, DramBandwidthIsBusWidthTimesDataRate) {
       {"rtx4090", 384, 21.0, 1008},        // Ada whitepaper
       {"l4", 192, 12.5, 300},              // L4 datasheet
       {"rtx5090", 512, 28.0, 1792},        // RTX Blackwell whitepaper
+      {"rtx a6000", 384, 16.0, 768},       // RTX A6000 datasheet: 768 GB/s
+      {"a30", 3072, 2.43, 933},            // A30 datasheet: 933 GB/s
+      {"a100-pcie-80gb", 5120, 3.024, 1935},  // A100 80GB PCIe datasheet: 1935 GB/s
+      {"rtx 6000 ada", 384, 20.0, 960},    // RTX 6000 Ada datasheet: 960 GB/s
+      {"rtx pro 6000", 512, 28.0, 1792},   // RTX PRO 6000 Blackwell datasheet: 1792 GB/s
   };
   for (const BandwidthCase& c : cases) {
     SCOPED_TRACE(c.gpu);
@@ -223,6 +230,19 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"rtx3060", 12740},  // RTX 3060: 12.7 TFLOPS
       {"rtx5080", 56300},  // RTX Blackwell whitepaper: 56.3 TFLOPS
       {"rtx5090", 104800}, // RTX Blackwell whitepaper: 104.8 TFLOPS
+      {"rtx a6000", 38700},      // RTX A6000 datasheet: 38.7 TFLOPS
+      {"rtx a5000", 27800},      // RTX A5000 datasheet: 27.8 TFLOPS
+      {"rtx a4000", 19200},      // RTX A4000 datasheet: 19.2 TFLOPS
+      {"rtx 6000 ada", 91100},   // RTX 6000 Ada datasheet: 91.1 TFLOPS
+      {"rtx 5000 ada", 65300},   // RTX 5000 Ada datasheet: 65.3 TFLOPS
+      {"rtx 4000 ada", 26700},   // RTX 4000 Ada datasheet: 26.7 TFLOPS
+      {"rtx3070", 20300},        // GA102 whitepaper Table 2: RTX 3070 20.3 TFLOPS
+      {"rtx2080", 10100},        // GeForce RTX 2080 (reference): 10.1 TFLOPS
+      {"quadro gv100", 16700},   // Quadro GV100 datasheet: 16.7 TFLOPS
+      {"a100-pcie-80gb", 19500}, // A100 datasheet: 19.5 TFLOPS
+      {"a30", 10300},            // A30 datasheet: 10.3 TFLOPS
+      {"rtx pro 6000", 125000},  // RTX PRO 6000 Blackwell datasheet: 125 TFLOPS
+      {"gh200", 67000},          // GH200 datasheet: 67 TFLOPS
   };
   for (const PeakCase& c : atBoost) {
     SCOPED_TRACE(c.gpu);
@@ -244,6 +264,46 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
     const Device& d = database().find(c.gpu);
     const double gflops =
         2.0 * d.smCount * d.throughputOf(InstructionClass::Fp32Fma) * d.clocks.baseMhz / 1000.0;
+    EXPECT_LT(relativeError(gflops, c.publishedGflops), 0.01) << gflops;
+  }
+}
+
+TEST(Products, OneChipOneComputeCapability) {
+  // A die has one SM design, so every product of a chip has the same compute capability (the
+  // guide's CUDA GPUs list): a chip name typed onto the wrong product would show up here.
+  std::map<std::string, std::string> ccOfChip;
+  for (const Device& d : database().all()) {
+    if (d.generic) continue;
+    const auto [it, inserted] = ccOfChip.emplace(d.chip, d.cc.str());
+    EXPECT_EQ(it->second, d.cc.str()) << d.id << " (" << d.chip << ")";
+  }
+  EXPECT_GE(ccOfChip.size(), 25u);  // 28 chips from GT200 to GB202
+}
+
+TEST(Products, Fp64PeakMatchesTheProductLine) {
+  // GeForce parts run double precision slower than the Tesla parts of the same chip. Expected
+  // peaks (GFLOP/s) are the vendors' and reviewers' published FP64 figures, computed here as
+  // 2 x SMs x fp64 results per clock per SM x clock (shader clock on Fermi, base on Kepler).
+  struct Fp64Case {
+    const char* gpu;
+    double publishedGflops;
+    bool atBase;  // Kepler boards quote their peak at the base clock
+  };
+  const std::vector<Fp64Case> cases = {
+      {"gtx480", 168, false},     // GeForce GF100: 1/8 of 1345
+      {"gtx580", 197.6, false},   // GeForce GF110: 1/8 of 1581
+      {"c2050", 515, false},      // Tesla C2050 datasheet: 515 GFLOPS double
+      {"gtx780ti", 210, true},    // GeForce GK110: 1/24 of 5040 (base clock)
+      {"k20x", 1310, true},       // K20X board spec: 1.31 TFLOPS double (base clock)
+      {"h800", 800, false},       // H800 PCIe datasheet: FP64 0.8 TFLOPS
+      {"h100", 33500, false},     // H100 SXM5: 33.5 TFLOPS FP64 (whitepaper)
+      {"a40", 584.6, false},      // A40: 1/64 of 37.4 TFLOPS
+  };
+  for (const Fp64Case& c : cases) {
+    SCOPED_TRACE(c.gpu);
+    const Device& d = database().find(c.gpu);
+    const double clockMhz = d.cc.major < 3 ? d.clocks.shaderMhz : (c.atBase ? d.clocks.baseMhz : d.clocks.coreMhz);
+    const double gflops = 2.0 * d.smCount * d.throughputOf(InstructionClass::Fp64Fma) * clockMhz / 1000.0;
     EXPECT_LT(relativeError(gflops, c.publishedGflops), 0.01) << gflops;
   }
 }
@@ -320,7 +380,7 @@ TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsvs) {
     if (f.at(4) == "dependent_latency")
       instructionRows[f.at(0) + "|" + f.at(2) + "|" + f.at(3) + "|" + f.at(5)] =
           std::stod(f.at(5));
-  ASSERT_EQ(memoryRows.size(), 43u);  // the row count data/validation/README.md gives
+  ASSERT_EQ(memoryRows.size(), 79u);  // the row count data/validation/README.md gives
 
   std::set<std::string> memoryUsed;
   int instructionChecked = 0;

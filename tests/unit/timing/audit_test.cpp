@@ -1,0 +1,174 @@
+// `teg devices audit` (teg::timing::auditTimingFigures): each parameter is traced to the figure the
+// timing model really uses (checked against timingConfigFor's values for every product), and the
+// figure is classified from its recorded basis and the chips of the GPUs involved.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "teg/device/database.hpp"
+#include "teg/support/error.hpp"
+#include "teg/timing/audit.hpp"
+#include "teg/timing/config.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using teg::device::DeviceDatabase;
+using teg::device::InstructionClass;
+using teg::timing::AuditEntry;
+using teg::timing::DeviceAudit;
+using teg::timing::FigureBasis;
+
+const DeviceDatabase& database() {
+  static const DeviceDatabase db = DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  return db;
+}
+
+const AuditEntry& entry(const DeviceAudit& a, const std::string& parameter) {
+  for (const auto& e : a.entries)
+    if (e.parameter == parameter) return e;
+  throw std::runtime_error("no audit entry '" + parameter + "' for " + a.id);
+}
+
+TEST(Audit, TracesTheValuesTheTimingModelUses) {
+  // For every product, the audited memory and execution latencies are the values timingConfigFor
+  // builds: the audit follows the engine's precedence (a measured latency.<level> beats the
+  // generation default; a class without a latency takes fp32_fma's).
+  int checked = 0;
+  for (const auto& d : database().all()) {
+    if (d.generic) continue;
+    SCOPED_TRACE(d.id);
+    const auto config = teg::timing::timingConfigFor(d, d.limits.sharedMemoryPerSm);
+    const auto audit = teg::timing::auditTimingFigures(d, database());
+    const std::map<std::string, double> memory = {{"shared-memory latency", config.sharedLatency},
+                                                  {"L1 hit latency", config.l1HitLatency},
+                                                  {"L2 hit latency", config.l2HitLatency},
+                                                  {"DRAM latency", config.dramLatency}};
+    for (const auto& [parameter, value] : memory) {
+      const std::string text = entry(audit, parameter).value;
+      EXPECT_DOUBLE_EQ(std::stod(text), value) << parameter << " = " << text;
+      ++checked;
+    }
+    for (int i = 0; i < teg::timing::kClassCount; ++i) {
+      const auto cls = static_cast<InstructionClass>(i);
+      if (d.throughputOf(cls) <= 0 && cls != InstructionClass::LoadStore) continue;
+      const auto& e = entry(audit, std::string("execution latency ") + teg::device::instructionClassName(cls));
+      EXPECT_DOUBLE_EQ(std::stod(e.value), config.executionLatency[static_cast<std::size_t>(i)]) << e.parameter;
+      if (e.figure.empty()) EXPECT_EQ(e.basis, FigureBasis::Assumed) << e.parameter;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(Audit, MeasurementOfASiblingChipIsSibling) {
+  // H800 PCIe and H100 SXM5 are both GH100 (H100 whitepaper; H800 is the export variant), and the
+  // H100 takes the sm_90 latencies Luo et al. measured on the H800.
+  const auto audit = teg::timing::auditTimingFigures(database().find("h100"), database());
+  const auto& l1 = entry(audit, "L1 hit latency");
+  EXPECT_EQ(l1.basis, FigureBasis::Sibling);
+  EXPECT_EQ(l1.measuredOn, "h800-pcie-80gb");
+  EXPECT_EQ(l1.figure, "timing.l1_latency");
+  EXPECT_DOUBLE_EQ(std::stod(l1.value), 40.7);  // Luo 2024 Table IV, H800-PCIe L1
+}
+
+TEST(Audit, OwnMeasurementIsMeasured) {
+  // B200's L1/L2/DRAM latencies are its own pointer-chase rows (markdewing/AI_kernels).
+  const auto audit = teg::timing::auditTimingFigures(database().find("b200"), database());
+  const auto& l2 = entry(audit, "L2 hit latency");
+  EXPECT_EQ(l2.basis, FigureBasis::Measured);
+  EXPECT_EQ(l2.figure, "latency.l2");
+  EXPECT_DOUBLE_EQ(std::stod(l2.value), 295);
+}
+
+TEST(Audit, MeasurementOfAnotherChipIsAssumed) {
+  // The L4 is AD104; the sm_89 latencies were measured on the RTX 4090 (AD102).
+  const auto audit = teg::timing::auditTimingFigures(database().find("l4"), database());
+  const auto& l2 = entry(audit, "L2 hit latency");
+  EXPECT_EQ(l2.basis, FigureBasis::Assumed);
+  EXPECT_EQ(l2.measuredOn, "rtx4090");
+  EXPECT_NE(l2.reason.find("AD102"), std::string::npos) << l2.reason;
+  EXPECT_NE(l2.reason.find("AD104"), std::string::npos) << l2.reason;
+  EXPECT_GT(audit.count(FigureBasis::Assumed), 0);
+}
+
+TEST(Audit, DocumentedAndDerivedFiguresKeepTheirBasis) {
+  // sm_86 integer latencies come from NVIDIA's SM80 scheduling table (documented); sm_90's from
+  // the rule that SM80's and SM100's tables agree (derived).
+  const auto a10 = teg::timing::auditTimingFigures(database().find("a10"), database());
+  EXPECT_EQ(entry(a10, "execution latency int_add").basis, FigureBasis::Documented);
+  const auto h100 = teg::timing::auditTimingFigures(database().find("h100"), database());
+  EXPECT_EQ(entry(h100, "execution latency int_add").basis, FigureBasis::Derived);
+}
+
+TEST(Audit, AGenericEntryIsRefused) {
+  EXPECT_THROW(teg::timing::auditTimingFigures(database().find("sm_80"), database()), teg::Error);
+}
+
+class AuditOverrides : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("teg_audit_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "generic");
+    fs::copy_file(fs::path(TEG_SOURCE_DIR) / "data/devices/generic/sm_80.json", dir_ / "generic/sm_80.json");
+    for (const char* id : {"gpu-a", "gpu-b", "gpu-c"})
+      write(std::string(id) + ".json", std::string(R"({"name": ")") + id + R"(", "inherits": "sm_80",
+        "figures": {"chip": {"value": ")" + (std::string(id) == "gpu-c" ? "XC" : "XA") + R"(", "source": "vendor sheet"},
+                    "sm_count": {"value": 10, "source": "vendor sheet"}, "clocks.core_mhz": {"value": 1000, "source": "vendor sheet"},
+                    "memory.dram_bandwidth_gbs": {"value": 100, "source": "vendor sheet"},
+                    "memory.l2_bytes": {"value": 1048576, "source": "vendor sheet"}}})");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(AuditOverrides, MeasuredOnDecidesBetweenMeasuredSiblingAndAssumed) {
+  auto db = DeviceDatabase::loadDirectory(dir_.string());
+  // A measurement in gpu-a's own file; and sm_80's L2 default re-filed as measured on gpu-a.
+  db.applyOverrideFile(write("a.json", R"({"id": "gpu-a", "figures": {
+      "latency.l1": {"value": 30, "unit": "cycles", "method": "m", "source": "my bench, run 1"}}})"));
+  db.applyOverrideFile(write("sm80.json", R"({"id": "sm_80", "figures": {
+      "timing.l2_latency": {"value": 250, "source": "my bench, run 2", "measured_on": "gpu-a"},
+      "timing.dram_latency": {"value": 500, "source": "my bench, run 3", "measured_on": "no-such-gpu"},
+      "timing.shared_latency": {"value": 30, "source": "a guess of mine"}}})"));
+  const auto a = teg::timing::auditTimingFigures(db.find("gpu-a"), db);
+  EXPECT_EQ(entry(a, "L1 hit latency").basis, FigureBasis::Measured);
+  EXPECT_EQ(entry(a, "L2 hit latency").basis, FigureBasis::Measured);
+  const auto b = teg::timing::auditTimingFigures(db.find("gpu-b"), db);  // same chip XA
+  EXPECT_EQ(entry(b, "L2 hit latency").basis, FigureBasis::Sibling);
+  EXPECT_EQ(entry(b, "L2 hit latency").measuredOn, "gpu-a");
+  const auto c = teg::timing::auditTimingFigures(db.find("gpu-c"), db);  // chip XC
+  EXPECT_EQ(entry(c, "L2 hit latency").basis, FigureBasis::Assumed);
+  EXPECT_EQ(entry(c, "DRAM latency").basis, FigureBasis::Unclassified);      // unknown GPU
+  EXPECT_EQ(entry(c, "shared-memory latency").basis, FigureBasis::Unclassified);  // no basis given
+  EXPECT_TRUE(teg::timing::needsAttention(FigureBasis::Unclassified));
+}
+
+TEST_F(AuditOverrides, BadBasisIsAnErrorNamingTheField) {
+  auto db = DeviceDatabase::loadDirectory(dir_.string());
+  try {
+    db.applyOverrideFile(write("bad.json", R"({"id": "gpu-a", "figures": {
+        "timing.l2_latency": {"value": 250, "source": "my bench", "basis": "guessed"}}})"));
+    FAIL() << "accepted basis 'guessed'";
+  } catch (const teg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("figures.timing.l2_latency.basis"), std::string::npos) << e.what();
+  }
+  try {
+    db.applyOverrideFile(write("bad2.json", R"({"id": "gpu-a", "figures": {
+        "timing.l2_latency": {"value": 250, "source": "my bench", "basis": "documented", "measured_on": "gpu-b"}}})"));
+    FAIL() << "accepted measured_on with basis documented";
+  } catch (const teg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("measured_on"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
