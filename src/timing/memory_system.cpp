@@ -84,12 +84,8 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
                                                              MemoryCounters& counters, double& slotFree) {
   double start = now;
   if (config_.l2BytesPerCycle > 0) {
-    // As the DRAM share below: the share bounds the sustained rate, not a burst. Its clock may lag
-    // up to one L2 latency behind, the share this SM left unused while its warps waited for their
-    // data (the other SMs, out of step with it, kept the L2 busy in that time).
-    const double shareClock = std::max(l2FreeAt_, now - config_.l2HitLatency);
-    l2FreeAt_ = shareClock + l2SectorCycles_;
-    start = std::max(now, shareClock);
+    start = std::max(now, l2FreeAt_);
+    l2FreeAt_ = start + l2SectorCycles_;
   }
   // The L2 is write-back (write_back.hpp says when a dirty sector's DRAM write is charged). Without
   // an L2 to hold it (or under a what-if hit rate) a write that misses goes to DRAM at once.
