@@ -87,6 +87,7 @@ ValidationRow rowFromJson(const json& r, const std::string& where, const fs::pat
   ValidationRow row;
   row.label = r.at("label").get<std::string>();
   if (r.contains("launch")) row.launchFile = (base / r["launch"].get<std::string>()).lexically_normal().string();
+  if (r.contains("kernel")) row.kernel = r["kernel"].get<std::string>();
   row.measured = r.at("measured").get<double>();
   if (r.contains("grid")) row.grid = dimFrom(r["grid"], where + "/grid");
   if (r.contains("block")) row.block = dimFrom(r["block"], where + "/block");
@@ -97,6 +98,10 @@ ValidationRow rowFromJson(const json& r, const std::string& where, const fs::pat
   if (r.contains("per")) {
     row.per = r["per"].get<double>();
     if (!(*row.per > 0)) throw Error(fmt::format("{}: 'per' must be positive", where));
+  }
+  if (r.contains("bytes")) {
+    row.bytes = r["bytes"].get<double>();
+    if (!(*row.bytes > 0)) throw Error(fmt::format("{}: 'bytes' must be positive", where));
   }
   if (!(row.measured > 0)) throw Error(fmt::format("{}: 'measured' must be positive", where));
   return row;
@@ -229,8 +234,7 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     if (s.reduce != "max" && s.reduce != "min" && s.reduce != "mean")
       throw Error(fmt::format("{}: metric.reduce '{}' is not max, min or mean", path, s.reduce));
     if (s.per <= 0) throw Error(fmt::format("{}: metric.per must be positive", path));
-    if ((s.metric == ValidationMetric::BandwidthGBs || s.metric == ValidationMetric::BytesPerCycle) && s.bytes <= 0)
-      throw Error(fmt::format("{}: metric.bytes (bytes moved per launch) is required for {}", path, kind));
+    const bool perBytes = s.metric == ValidationMetric::BandwidthGBs || s.metric == ValidationMetric::BytesPerCycle;
     if (j.contains("tolerance")) {
       s.meanTolerancePct = j["tolerance"].value("mean_pct", 0.0);
       s.maxTolerancePct = j["tolerance"].value("max_pct", 0.0);
@@ -252,8 +256,15 @@ ValidationSuite loadValidationSuite(const std::string& path) {
         if (row.whatIfs.empty()) row.whatIfs = defaults.whatIfs;
         if (!row.registers) row.registers = defaults.registers;
         if (row.launchFile.empty()) row.launchFile = defaults.launchFile;
+        if (row.kernel.empty()) row.kernel = defaults.kernel;
       }
     }
+    if (perBytes)
+      for (const auto& row : s.rows)
+        if (s.bytes <= 0 && !row.bytes)
+          throw Error(fmt::format("{}: metric.bytes (bytes moved per launch) or the row's 'bytes' is required for {} "
+                                  "(row '{}' has neither)",
+                                  path, kind, row.label));
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: {}", path, e.what()));
   }
@@ -290,6 +301,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     const std::string where = fmt::format("{}: row '{}'", suite.file, row.label);
     PredictRequest request;
     request.launch = launchOf(row.launchFile.empty() ? suite.launchFile : row.launchFile);
+    if (!row.kernel.empty()) request.launch.kernel = row.kernel;
     if (row.block) request.launch.block = *row.block;
     if (row.grid) request.launch.grid = *row.grid;
     else if (suite.gridElements > 0)
@@ -304,6 +316,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     request.threads = options.threads;
     const Prediction p = predict(request);
     const timing::TimingResult& r = p.whatIfs.empty() ? p.result : p.whatIfs.back().result;
+    const double bytes = row.bytes.value_or(suite.bytes);
     ValidationRowResult rr;
     rr.label = row.label;
     rr.measured = row.measured;
@@ -315,8 +328,8 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
-      case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? suite.bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
-      case ValidationMetric::BytesPerCycle: rr.predicted = r.cycles > 0 ? suite.bytes / r.cycles : 0; break;
+      case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
+      case ValidationMetric::BytesPerCycle: rr.predicted = r.cycles > 0 ? bytes / r.cycles : 0; break;
       case ValidationMetric::Gflops: rr.predicted = r.timeMs > 0 ? suite.flops / (r.timeMs * 1e-3) / 1e9 : 0; break;
       case ValidationMetric::UnitUtilisation:
         rr.predicted = 0;

@@ -57,7 +57,10 @@ void applyWhatIf(const std::string& spec, int warpsPerBlock, int residentBlocks,
     const bool factor = value[0] == 'x' || value[0] == 'X';
     const double v = parseNumber(spec, factor ? value.substr(1) : value);
     if (v <= 0) throw Error(fmt::format("what-if '{}': the bandwidth must be positive", spec));
+    const double before = c.dramBytesPerCycle;
     c.dramBytesPerCycle = factor ? c.dramBytesPerCycle * v : v * 1e9 / (c.smCount * c.clockMhz * 1e6);
+    // The turnaround keeps its share of the peak: a faster DRAM of the same kind.
+    if (before > 0) c.dramMixedBytesPerCycle *= c.dramBytesPerCycle / before;
     c.maxOutstandingSectors = static_cast<int>(std::ceil(c.dramBytesPerCycle * c.dramLatency / c.sectorBytes));
   } else if (key == "warps") {
     needValue();

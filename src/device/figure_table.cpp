@@ -162,6 +162,8 @@ std::vector<FigureSpec> buildSpecs() {
        setSectionDouble<&Device::memory, &Memory::dramGiB>},
       {"memory.dram_bandwidth_gbs", K::PositiveNumber, G::Memory, R::ProductOnly,
        setSectionDouble<&Device::memory, &Memory::dramBandwidthGBs>},
+      {"memory.dram_sustained_gbs", K::PositiveNumber, G::Memory, R::No,
+       setSectionDouble<&Device::memory, &Memory::dramSustainedGBs>},
       {"memory.bus_width_bits", K::PositiveInt, G::Memory, R::No,
        setSectionInt<&Device::memory, &Memory::busWidthBits>},
       {"memory.l2_bytes", K::NonNegativeInt, G::Memory, R::ProductOnly,

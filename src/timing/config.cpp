@@ -183,6 +183,26 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.dramBytesPerCycle = d.memory.dramBandwidthGBs * 1e9 / (d.smCount * c.clockMhz * 1e6);
   c.provenance.push_back({"DRAM bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.dramBytesPerCycle),
                           fmt::format("memory.dram_bandwidth_gbs {:g} GB/s (datasheet peak) / SMs / clock", d.memory.dramBandwidthGBs)});
+  // Read/write turnaround: a one-way stream (reads only, or writes only) runs at the peak; where
+  // reads and writes mix, the bus turns round between them and the pipe slows down to the
+  // sustained bandwidth the device's copy-stream measurement gives (memory.dram_sustained_gbs).
+  if (d.memory.dramSustainedGBs > 0) {
+    if (d.memory.dramSustainedGBs > d.memory.dramBandwidthGBs)
+      throw Error(fmt::format("device '{}': memory.dram_sustained_gbs {:g} is above the peak memory.dram_bandwidth_gbs {:g}",
+                              d.name, d.memory.dramSustainedGBs, d.memory.dramBandwidthGBs));
+    c.dramMixedBytesPerCycle = d.memory.dramSustainedGBs * 1e9 / (d.smCount * c.clockMhz * 1e6);
+    c.provenance.push_back(
+        {"DRAM read/write turnaround",
+         fmt::format("{:.2f} B per cycle per SM with reads and writes evenly mixed ({:g} GB/s, {:.1f} % of the peak)",
+                     c.dramMixedBytesPerCycle, d.memory.dramSustainedGBs,
+                     100 * d.memory.dramSustainedGBs / d.memory.dramBandwidthGBs),
+         "memory.dram_sustained_gbs (its source: teg devices show); model: each sector costs sector / peak, plus "
+         "the turnaround (sector / sustained - sector / peak) times 2 min(w, 1 - w), the direction changes per "
+         "sector when a write share w of the DRAM traffic alternates with the reads"});
+  } else {
+    c.provenance.push_back({"DRAM read/write turnaround", "not modelled",
+                            "no memory.dram_sustained_gbs for this device: mixed read/write traffic runs at the peak"});
+  }
   if (d.memory.dramPartitions > 1 && d.memory.dramPartitionBytes > 0) {
     c.dramPartitions = d.memory.dramPartitions;
     c.dramPartitionBytes = d.memory.dramPartitionBytes;

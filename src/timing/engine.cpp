@@ -490,6 +490,7 @@ TimingResult TimingEngine::finish() {
     result.dramSectorsByPartition = skew.sectorsByPartition;
     result.dramPartitionSkew = skew.applied;
     config.dramBytesPerCycle /= skew.applied;
+    config.dramMixedBytesPerCycle /= skew.applied;
   }
   const std::vector<double> completion =
       detail::simulateSm(config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, result);

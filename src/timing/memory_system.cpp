@@ -13,7 +13,10 @@ MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, doub
       l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
-      dramSectorCycles_(config.dramBytesPerCycle > 0 ? config.sectorBytes / config.dramBytesPerCycle : 0) {}
+      dramSectorCycles_(config.dramBytesPerCycle > 0 ? config.sectorBytes / config.dramBytesPerCycle : 0),
+      dramTurnaroundCycles_(config.dramMixedBytesPerCycle > 0 && config.dramBytesPerCycle > 0
+                                ? std::max(0.0, config.sectorBytes / config.dramMixedBytesPerCycle - dramSectorCycles_)
+                                : 0) {}
 
 int MemorySystem::inFlight(double at) const {
   const auto done = std::upper_bound(inFlight_.begin() + static_cast<std::ptrdiff_t>(inFlightStart_), inFlight_.end(), at);
@@ -126,11 +129,11 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
       l2Slot = true;
     }
   } else if (kind != Access::Write) {
-    ready = dramTransfer(now, start, counters, slotFree);  // a read or an atomic fetches the sector
+    ready = dramTransfer(now, start, false, counters, slotFree);  // a read or an atomic fetches the sector
   }
   if (writeThrough) {
     double writeSlotFree = now;
-    dramTransfer(now, start, counters, writeSlotFree);
+    dramTransfer(now, start, true, counters, writeSlotFree);
     ++counters.dramWriteSectors;
     if (writeSlotFree > slotFree) slotFree = writeSlotFree, l2Slot = false;
   }
@@ -139,7 +142,7 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
   // each, as reads do.
   for (int i = 0; i < evictedWrites; ++i) {
     double writeSlotFree = now;
-    dramTransfer(now, start, counters, writeSlotFree);
+    dramTransfer(now, start, true, counters, writeSlotFree);
     ++counters.dramWriteSectors;
     track(now, writeSlotFree);
   }
@@ -151,9 +154,19 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
 // share x latency / sector transactions in flight complete in one memory latency, so the pipe's
 // clock may lag up to one DRAM latency behind (the share this SM left unused in that time, which
 // other SMs, running the same code out of step, did not take either).
-[[gnu::always_inline]] inline double MemorySystem::dramTransfer(double now, double start, MemoryCounters& counters,
-                                                                double& slotFree) {
-  const double transfer = dramSectorCycles_;
+//
+// Read/write turnaround: the bus idles when it changes direction. A read-only or write-only stream
+// never does; where a share w of the traffic is writes and the two alternate, 2 min(w, 1 - w) of
+// the sectors follow a change, each costing the turnaround. Its size comes from the device's
+// sustained (copy-stream, w = 1/2) bandwidth: sector / sustained = sector / peak + turnaround.
+[[gnu::always_inline]] inline double MemorySystem::dramTransfer(double now, double start, bool write,
+                                                                MemoryCounters& counters, double& slotFree) {
+  double transfer = dramSectorCycles_;
+  if (dramTurnaroundCycles_ > 0) {
+    (write ? dramWrites_ : dramReads_) += 1;
+    const double w = dramWrites_ / (dramReads_ + dramWrites_);
+    transfer += dramTurnaroundCycles_ * 2 * std::min(w, 1 - w);
+  }
   const double shareClock = std::max(dramFreeAt_, start - config_.dramLatency);
   dramFreeAt_ = shareClock + transfer;
   const double dramStart = std::max(start, shareClock);

@@ -49,7 +49,9 @@ class MemorySystem {
   double throughL2(double now, std::uint64_t sector, Access kind, MemoryCounters& counters, double& slotFree);
   // One sector through this SM's share of the DRAM bandwidth, queued from `start`; returns when
   // its data is back and sets when it gives back its C_mem slot.
-  double dramTransfer(double now, double start, MemoryCounters& counters, double& slotFree);
+  // `write`: a write-back (else a read): the pipe's time per sector grows with the mix of the two
+  // (read/write turnaround, config.dramMixedBytesPerCycle).
+  double dramTransfer(double now, double start, bool write, MemoryCounters& counters, double& slotFree);
   // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
   double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);
@@ -66,6 +68,10 @@ class MemorySystem {
   // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once.
   double l2SectorCycles_ = 0;
   double dramSectorCycles_ = 0;
+  // Extra pipe cycles per direction change between DRAM reads and writes (0: not modelled), and
+  // the DRAM reads and writes so far, whose mix says how often the direction changes.
+  double dramTurnaroundCycles_ = 0;
+  double dramReads_ = 0, dramWrites_ = 0;
   double l2FreeAt_ = 0;
   double dramFreeAt_ = 0;
   std::uint64_t l2Lookups_ = 0;

@@ -41,11 +41,13 @@ const char* validationMetricName(ValidationMetric m);
 struct ValidationRow {
   std::string label;
   std::string launchFile;  // resolved; "" = the suite's launch
+  std::string kernel;      // "" = the launch's kernel (a program with one kernel per row, e.g. per template instance)
   std::optional<emu::Dim3> grid, block;
   std::map<std::string, double> scalars;
   std::vector<std::string> whatIfs;
   std::optional<double> per;  // clock_interval: this row's iterations (else the metric's)
   std::optional<int> registers;  // registers per thread, when the experiment fixes residency
+  std::optional<double> bytes;   // bandwidth_gbps, bytes_per_cycle: this row's bytes per launch (else the metric's)
   double measured = 0;
 };
 

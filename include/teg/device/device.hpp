@@ -82,6 +82,9 @@ struct Memory {
   std::string dramType;        // [memory.dram_type] "GDDR6", "HBM2e", ...
   double dramGiB = 0;          // [memory.dram_gib]
   double dramBandwidthGBs = 0; // [memory.dram_bandwidth_gbs] theoretical peak, 1e9 B/s
+  // [memory.dram_sustained_gbs] the bandwidth a streaming kernel reaches (DRAM refresh, page
+  // misses, bus turnaround take the rest of the peak); 0 = not known, the peak is used.
+  double dramSustainedGBs = 0;
   int busWidthBits = 0;        // [memory.bus_width_bits]
   long long l2Bytes = 0;       // [memory.l2_bytes]
   long long l1BytesPerSm = 0;  // [memory.l1_bytes_per_sm] unified L1/shared total per SM

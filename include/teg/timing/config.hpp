@@ -94,6 +94,10 @@ struct TimingConfig {
   int l1Ways = 4;    // assumption (not published); listed in the provenance
   int l2Ways = 16;   // assumption (not published); listed in the provenance
   double dramBytesPerCycle = 0;      // this SM's share of the DRAM bandwidth, bytes per SM cycle
+  // This SM's share of the DRAM bandwidth when reads and writes are evenly mixed (a copy stream:
+  // the bus turns round between them); 0 = no turnaround cost. memory_system.cpp interpolates
+  // between the two by the traffic's mix.
+  double dramMixedBytesPerCycle = 0;
   // DRAM channels (Lai §3.2.3.5): a sector goes to partition (address / dramPartitionBytes) mod
   // dramPartitions, each carrying 1/dramPartitions of the share. 1: one pipe (no skew).
   int dramPartitions = 1;

@@ -86,7 +86,8 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
       << errorOf(metric);
   const auto noBytes = writeTemp("nobytes.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
                                                     "metric": {"kind": "bytes_per_cycle"}, "rows": [{"label": "1", "measured": 1}]})");
-  EXPECT_NE(errorOf(noBytes).find("metric.bytes (bytes moved per launch) is required for bytes_per_cycle"), std::string::npos)
+  EXPECT_NE(errorOf(noBytes).find("metric.bytes (bytes moved per launch) or the row's 'bytes' is required for bytes_per_cycle (row '1' has neither)"),
+            std::string::npos)
       << errorOf(noBytes);
   const auto noRows = writeTemp("norows.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100",
                                                     "launch": "l.json", "metric": {"kind": "cycles"}})");
@@ -218,6 +219,47 @@ TEST(ValidationGroup, ErrorsNameTheFileAndWhereInIt) {
   EXPECT_NE(errorOfGroups(noTitle).find("groups-notitle.json"), std::string::npos);
   EXPECT_NE(errorOfGroups(noTitle).find("title"), std::string::npos) << errorOfGroups(noTitle);
   EXPECT_TRUE(loadValidationGroups(kData + "/no-such-groups.json").empty());
+}
+
+}  // namespace
+
+namespace {
+
+// gpucache-v100 lists its rows (each names its kernel, passes and bytes); their measured values
+// must be the V100 gpu-cache lines of the CSV, in order, and each row's kernel and bytes must
+// follow from its footprint: kernel sum<N> with N = footprint / 8 doubles, bytes = N x 8 x 80 SMs
+// x passes.
+TEST(ValidationSuite, GpuCacheRowsAreTheCsvLinesAndTheirKernelsAndBytesFollowTheFootprint) {
+  const auto suite = loadValidationSuite(kData + "/suites/gpucache-v100.json");
+  std::ifstream csv(kData + "/cache_bandwidth_curves.csv");
+  std::string line;
+  std::getline(csv, line);  // header: gpu,bench,per_block_kb,footprint_kb,gbps,...
+  std::vector<std::pair<long long, double>> expected;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::size_t from = 0;
+    for (auto comma = line.find(','); comma != std::string::npos; comma = line.find(',', from)) {
+      f.push_back(line.substr(from, comma - from));
+      from = comma + 1;
+    }
+    if (f.size() > 4 && f[0] == "V100" && f[1] == "gpu-cache") expected.emplace_back(std::stoll(f[3]), std::stod(f[4]));
+  }
+  ASSERT_EQ(suite.rows.size(), expected.size());
+  ASSERT_EQ(expected.size(), 73u);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto& row = suite.rows[i];
+    SCOPED_TRACE(row.label);
+    const long long n = expected[i].first * 1024 / 8;
+    EXPECT_EQ(row.label, std::to_string(expected[i].first) + " KiB");
+    EXPECT_DOUBLE_EQ(row.measured, expected[i].second);
+    EXPECT_EQ(row.kernel, "sum" + std::to_string(n));
+    ASSERT_EQ(row.scalars.count("iters"), 1u);
+    const double passes = row.scalars.at("iters");
+    EXPECT_GE(passes, 2);
+    EXPECT_LE(passes, 100000000 / n + 2);  // at most the program's own count
+    ASSERT_TRUE(row.bytes.has_value());
+    EXPECT_DOUBLE_EQ(*row.bytes, static_cast<double>(n) * 8 * 80 * passes);
+  }
 }
 
 }  // namespace

@@ -218,6 +218,7 @@ TEST(TimingFigures, L2BandwidthIsTheMemoryThroughputRow) {
     std::string source;
     for (const auto& fig : d.figures)
       if (fig.key == "timing.l2_bytes_per_clk") source = fig.source;
+    if (source.rfind("derived:", 0) == 0) continue;  // TimingFigures.DerivedL2BandwidthScalesWithL2Capacity
     const auto cited = citation(source, "memory_throughput.csv (");
     ASSERT_GE(cited.size(), 2u) << source;
     EXPECT_EQ(cited[1], "l2");
@@ -235,6 +236,108 @@ TEST(TimingFigures, L2BandwidthIsTheMemoryThroughputRow) {
     ++checked;
   }
   EXPECT_EQ(checked, 6);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800
+}
+
+// Every product from Volta on has an L2 bandwidth: measured (above) or derived from a measured
+// product of its architecture by the L2-capacity rule its source states ("<v> B/clk of <id> (...)
+// x <a> MB / <b> MB"). Checked by recomputing it from the named product's figures, so a changed
+// reference or L2 size cannot leave a stale derived value behind.
+TEST(TimingFigures, DerivedL2BandwidthScalesWithL2Capacity) {
+  int derived = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic || d.cc.major < 7) continue;
+    SCOPED_TRACE(d.id);
+    EXPECT_GT(d.timing.l2BytesPerClock, 0) << "a Volta-or-later product needs timing.l2_bytes_per_clk";
+    std::string source;
+    for (const auto& fig : d.figures)
+      if (fig.key == "timing.l2_bytes_per_clk") source = fig.source;
+    if (source.rfind("derived:", 0) != 0) continue;
+    const auto of = source.find(" B/clk of ");
+    ASSERT_NE(of, std::string::npos) << source;
+    const auto idStart = of + std::string(" B/clk of ").size();
+    const std::string refId = source.substr(idStart, source.find(' ', idStart) - idStart);
+    const Device& ref = database().find(refId);
+    std::string refSource;
+    for (const auto& fig : ref.figures)
+      if (fig.key == "timing.l2_bytes_per_clk") refSource = fig.source;
+    EXPECT_EQ(refSource.rfind("derived:", 0), std::string::npos) << "derived from a derived figure: " << refId;
+    ASSERT_GT(ref.memory.l2Bytes, 0);
+    const double expected = ref.timing.l2BytesPerClock * static_cast<double>(d.memory.l2Bytes) /
+                            static_cast<double>(ref.memory.l2Bytes);
+    EXPECT_NEAR(d.timing.l2BytesPerClock, expected, 0.05 + 1e-9 * expected);
+    ++derived;
+  }
+  EXPECT_GE(derived, 23);
+}
+
+}  // namespace
+
+namespace {
+
+std::string sourceOf(const Device& d, const std::string& key) {
+  for (const auto& fig : d.figures)
+    if (fig.key == key) return fig.source;
+  return "";
+}
+
+bool derived(const std::string& source) { return source.rfind("derived:", 0) == 0; }
+
+// Measured sustained DRAM bandwidths are the dram rows of memory_throughput.csv; Jia's rows are
+// printed in GiB/s (the unit the table gives), filed in GB/s.
+TEST(TimingFigures, MeasuredSustainedDramBandwidthIsTheMemoryThroughputRow) {
+  std::map<std::string, std::pair<double, std::string>> rows;  // gpu -> value, unit (level dram)
+  for (const auto& f : readCsv("memory_throughput.csv"))
+    if (f.at(2) == "dram") rows[f.at(0)] = {std::stod(f.at(3)), f.at(4)};
+  int checked = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic || d.memory.dramSustainedGBs <= 0) continue;
+    const std::string source = sourceOf(d, "memory.dram_sustained_gbs");
+    if (derived(source)) continue;
+    SCOPED_TRACE(d.id);
+    const auto cited = citation(source, "memory_throughput.csv (");
+    ASSERT_EQ(cited.size(), 2u) << source;
+    EXPECT_EQ(cited[1], "dram");
+    const auto found = rows.find(cited[0]);
+    ASSERT_NE(found, rows.end()) << source;
+    const auto& [value, unit] = found->second;
+    const double gbs = unit == "GiB/s" ? value * 1.073741824 : value;
+    if (unit != "GiB/s") EXPECT_EQ(unit, "GB/s");
+    EXPECT_NEAR(d.memory.dramSustainedGBs, gbs, 0.05);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 6);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800
+}
+
+// Every product from Volta on has a sustained DRAM bandwidth below its peak; a derived one is the
+// mean sustained / peak ratio of the measured products with the memory type its source names,
+// times its own peak (recomputed here from those products' figures).
+TEST(TimingFigures, DerivedSustainedDramBandwidthFollowsTheMemoryTypeRule) {
+  int derivedCount = 0;
+  for (const Device& d : database().all()) {
+    if (d.generic || d.cc.major < 7) continue;
+    SCOPED_TRACE(d.id);
+    EXPECT_GT(d.memory.dramSustainedGBs, 0);
+    EXPECT_LE(d.memory.dramSustainedGBs, d.memory.dramBandwidthGBs);
+    const std::string source = sourceOf(d, "memory.dram_sustained_gbs");
+    if (!derived(source)) continue;
+    const std::string marker = "the products with ";
+    const auto at = source.find(marker);
+    ASSERT_NE(at, std::string::npos) << source;
+    const auto typeStart = at + marker.size();
+    const std::string type = source.substr(typeStart, source.find(' ', typeStart) - typeStart);
+    double sum = 0;
+    int n = 0;
+    for (const Device& m : database().all()) {
+      if (m.generic || m.memory.dramType != type || m.memory.dramSustainedGBs <= 0) continue;
+      if (derived(sourceOf(m, "memory.dram_sustained_gbs"))) continue;
+      sum += m.memory.dramSustainedGBs / m.memory.dramBandwidthGBs;
+      ++n;
+    }
+    ASSERT_GT(n, 0) << "no measured product with " << type;
+    EXPECT_NEAR(d.memory.dramSustainedGBs, d.memory.dramBandwidthGBs * sum / n, 0.05 + 1e-4 * d.memory.dramBandwidthGBs);
+    ++derivedCount;
+  }
+  EXPECT_GE(derivedCount, 23);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "synthetic.hpp"
 #include "teg/device/database.hpp"
+#include "teg/support/error.hpp"
 
 using namespace teg::timing;
 using namespace teg::timing::test;
@@ -92,6 +93,7 @@ TEST(DeviceConfig, ExtremeAcceptedFiguresGiveAFiniteTime) {
     "throughput.fp32_fma": {"value": 0.001, "source": "edge of the range"},
     "throughput.load_store": {"value": 0.001, "source": "edge of the range"},
     "memory.dram_bandwidth_gbs": {"value": 0.1, "source": "edge of the range"},
+    "memory.dram_sustained_gbs": {"value": 0.1, "source": "edge of the range"},
     "timing.l2_bytes_per_clk": {"value": 0.1, "source": "edge of the range"}}})";
   auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
   db.applyOverrideFile(path.string());
@@ -108,6 +110,25 @@ TEST(DeviceConfig, ExtremeAcceptedFiguresGiveAFiniteTime) {
   EXPECT_TRUE(std::isfinite(r.timeMs) && r.timeMs > 0) << r.timeMs;
   for (const auto& u : r.units)
     for (double load : u.load) EXPECT_TRUE(std::isfinite(load));
+}
+
+// A sustained DRAM bandwidth above the peak (an override of one without the other) is an error
+// naming both figures, not a pipe faster than the datasheet.
+TEST(DeviceConfig, ASustainedDramBandwidthAboveThePeakIsAnError) {
+  const auto path = std::filesystem::temp_directory_path() / "teg_sustained_above_peak.json";
+  std::ofstream(path) << R"({"id": "tesla-v100-pcie-16gb", "figures": {
+    "memory.dram_bandwidth_gbs": {"value": 500, "source": "a test override"}}})";
+  auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  db.applyOverrideFile(path.string());
+  std::filesystem::remove(path);
+  try {
+    timingConfigFor(db.find("tesla-v100-pcie-16gb"), 0);
+    FAIL() << "expected an error";
+  } catch (const teg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("memory.dram_sustained_gbs 805.3 is above the peak memory.dram_bandwidth_gbs 500"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
