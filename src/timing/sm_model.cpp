@@ -559,8 +559,11 @@ class Sm {
       case Port::Shared: {
         const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
         const int waves = m == nullptr ? 1 : std::max<int>(1, config_.noBankConflicts ? m->idealWavefronts : m->wavefronts);
-        // A shared atomic's passes (lanes on one word serialised) take timing.shared_atomic_cycles each.
-        const double perWave = d.kind == trace::InstrKind::Atomic ? config_.sharedAtomicCycles : config_.sharedWavefrontCycles;
+        // A shared atomic's passes (lanes on one word serialised) take timing.shared_atomic_cycles
+        // each (a wavefront's where not given).
+        const double perWave = d.kind == trace::InstrKind::Atomic && config_.sharedAtomicCycles > 0
+                                   ? config_.sharedAtomicCycles
+                                   : config_.sharedWavefrontCycles;
         busy = std::max(d.unitInterval, waves * perWave);
         mioFreeAt_ = now + busy;
         if (d.sharedOperand) {
