@@ -154,6 +154,17 @@ void setScalar(emu::LaunchDescription& launch, const std::string& name, double v
   throw Error(fmt::format("{}: the launch has no argument '{}'", where, name));
 }
 
+// The time the suite's measurement took (ValidationSuite::launch). "two_launches": gpu-benches
+// times launch, launch, synchronise with a host timer and halves it: the first launch pays the
+// synchronous overhead, the second only the gap behind the first.
+double launchViewMs(const timing::LaunchViews& l, const std::string& view) {
+  if (view == "stream") return l.streamMs;
+  if (view == "graph") return l.graphMs;
+  if (view == "synchronous") return l.synchronousMs;
+  if (view == "two_launches") return (l.synchronousMs + l.streamMs) / 2;
+  return l.kernelMs;
+}
+
 double clockInterval(const timing::TimingResult& r, const ValidationSuite& suite, double per, const std::string& where) {
   // Per warp: its first and last clock read.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<double, double>> span;
@@ -187,6 +198,7 @@ const char* validationMetricName(ValidationMetric m) {
     case ValidationMetric::BytesPerCycle: return "bytes_per_cycle";
     case ValidationMetric::UnitUtilisation: return "utilisation";
     case ValidationMetric::Gflops: return "gflops";
+    case ValidationMetric::TimeMs: return "time_ms";
   }
   return "?";
 }
@@ -211,8 +223,9 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     else if (kind == "bytes_per_cycle") s.metric = ValidationMetric::BytesPerCycle;
     else if (kind == "utilisation") s.metric = ValidationMetric::UnitUtilisation;
     else if (kind == "gflops") s.metric = ValidationMetric::Gflops;
+    else if (kind == "time_ms") s.metric = ValidationMetric::TimeMs;
     else throw Error(fmt::format("{}: metric.kind '{}' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle, "
-                                 "utilisation or gflops", path, kind));
+                                 "utilisation, gflops or time_ms", path, kind));
     s.units = m.value("units", std::vector<std::string>{});
     for (const auto& u : s.units)
       if (!device::instructionClassFromName(u)) throw Error(fmt::format("{}: metric.units: '{}' is not an instruction class", path, u));
@@ -228,6 +241,13 @@ ValidationSuite loadValidationSuite(const std::string& path) {
       s.sampledBlocks = static_cast<std::uint64_t>(integerIn(j["sample_blocks"], 1, std::int64_t{1} << 32, path + ": sample_blocks"));
     if (j.contains("peer_blocks"))
       s.peerBlocks = static_cast<int>(integerIn(j["peer_blocks"], 0, 1024, path + ": peer_blocks"));
+    s.launch = m.value("launch", std::string("kernel"));
+    if (s.launch != "kernel" && s.launch != "stream" && s.launch != "graph" && s.launch != "synchronous" &&
+        s.launch != "two_launches")
+      throw Error(fmt::format("{}: metric.launch '{}' is not kernel, stream, graph, synchronous or two_launches", path,
+                              s.launch));
+    if (s.launch != "kernel" && s.metric != ValidationMetric::BandwidthGBs && s.metric != ValidationMetric::TimeMs)
+      throw Error(fmt::format("{}: metric.launch applies to bandwidth_gbps and time_ms only", path));
     if (m.contains("grid_elements"))
       s.gridElements = static_cast<std::uint64_t>(
           integerIn(m["grid_elements"], 0, std::int64_t{1} << 53, path + ": metric.grid_elements"));
@@ -328,7 +348,12 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;
-      case ValidationMetric::BandwidthGBs: rr.predicted = r.timeMs > 0 ? bytes / (r.timeMs * 1e-3) / 1e9 : 0; break;
+      case ValidationMetric::BandwidthGBs: {
+        const double ms = launchViewMs(r.launch, suite.launch);
+        rr.predicted = ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0;
+        break;
+      }
+      case ValidationMetric::TimeMs: rr.predicted = launchViewMs(r.launch, suite.launch); break;
       case ValidationMetric::BytesPerCycle: rr.predicted = r.cycles > 0 ? bytes / r.cycles : 0; break;
       case ValidationMetric::Gflops: rr.predicted = r.timeMs > 0 ? suite.flops / (r.timeMs * 1e-3) / 1e9 : 0; break;
       case ValidationMetric::UnitUtilisation:

@@ -205,6 +205,12 @@ std::vector<FigureSpec> buildSpecs() {
   s.push_back({"timing.barrier_latency", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::barrierLatency>});
   s.push_back({"timing.block_launch_cycles", K::NonNegativeNumber, G::Timing, R::No,
                setTimingDouble<&Timing::blockLaunchCycles>});
+  s.push_back({"timing.launch_stream_us", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::launchStreamUs>});
+  s.push_back({"timing.launch_graph_us", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::launchGraphUs>});
+  s.push_back({"timing.launch_sync_us", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::launchSyncUs>});
+  s.push_back({"timing.l2_atomic_cycles", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::l2AtomicCycles>});
+  s.push_back({"timing.shared_atomic_cycles", K::PositiveNumber, G::Timing, R::No,
+               setTimingDouble<&Timing::sharedAtomicCycles>});
   s.push_back({"timing.l2_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l2BytesPerClock>});
   s.push_back({"timing.l1_caches_global", K::NonNegativeInt, G::Timing, R::No, setTimingL1CachesGlobal});
   s.push_back({"timing.unified_alu", K::NonNegativeInt, G::Timing, R::No, setTimingUnifiedAlu});

@@ -124,6 +124,15 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
   head.emplace_back("residency", fmt::format("{} blocks per SM at once; the busiest SM runs {} blocks in {} wave{}",
                                              r.residentBlocks, r.blocksOnSm, r.waves, r.waves == 1 ? "" : "s"));
   head.emplace_back("predicted", fmt::format("{} cycles = {:.4g} ms", thousands(r.cycles), r.timeMs));
+  const auto& l = r.launch;
+  if (l.streamOverheadUs > 0 || l.graphOverheadUs > 0 || l.synchronousOverheadUs > 0)
+    head.emplace_back("with launch",
+                      fmt::format("{:.4g} ms back to back in a stream (+{:g} us), {:.4g} ms in a CUDA graph (+{:g} us), "
+                                  "{:.4g} ms launched then synchronised (+{:g} us)",
+                                  l.streamMs, l.streamOverheadUs, l.graphMs, l.graphOverheadUs, l.synchronousMs,
+                                  l.synchronousOverheadUs));
+  else
+    head.emplace_back("with launch", "launch overhead not given for this device (the time above is the kernel's alone)");
   head.emplace_back("simulated",
                     fmt::format("{} of {} blocks, {} cycles{}", r.blocksSimulated, r.blocksOnSm,
                                 thousands(r.simulatedCycles), r.extrapolated ? " (the rest extrapolated)" : ""));
@@ -290,6 +299,10 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
           {"device", r.device},
           {"cycles", r.cycles},
           {"time_ms", r.timeMs},
+          {"launch", {{"kernel_ms", r.launch.kernelMs}, {"stream_ms", r.launch.streamMs}, {"graph_ms", r.launch.graphMs},
+                      {"synchronous_ms", r.launch.synchronousMs}, {"stream_overhead_us", r.launch.streamOverheadUs},
+                      {"graph_overhead_us", r.launch.graphOverheadUs},
+                      {"synchronous_overhead_us", r.launch.synchronousOverheadUs}}},
           {"ipc", r.ipc},
           {"bound", r.bound},
           {"bound_explanation", r.boundExplanation},
@@ -325,6 +338,7 @@ nlohmann::json timingJsonScopes() {
           {"device", "none"},
           {"cycles", "gpu"},
           {"time_ms", "gpu"},
+          {"launch", "gpu"},
           {"ipc", "sm_sampled"},
           {"bound", "none"},
           {"bound_explanation", "none"},

@@ -27,6 +27,7 @@ struct MemoryRequest {
   std::uint16_t minimalSectors = 0;  // sectors a perfectly coalesced request would touch
   std::uint16_t wavefronts = 0;      // shared memory
   std::uint16_t idealWavefronts = 0; // without bank conflicts (1 per phase)
+  std::uint16_t sameWordLanes = 0;   // global atomics: the most lanes on one word (trace::sameWordLanes)
 };
 
 struct BlockTrace {

@@ -250,6 +250,29 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.blockLaunchCycles = d.timing.blockLaunchCycles;
   c.provenance.push_back({"barrier / block launch", fmt::format("{:g} / {:g} cycles", c.barrierLatency, c.blockLaunchCycles),
                           "timing.barrier_latency, timing.block_launch_cycles (0 = not modelled)"});
+  c.launchStreamUs = d.timing.launchStreamUs;
+  c.launchGraphUs = d.timing.launchGraphUs;
+  c.launchSyncUs = d.timing.launchSyncUs;
+  c.provenance.push_back(
+      {"kernel launch overhead",
+       c.launchStreamUs > 0 || c.launchGraphUs > 0 || c.launchSyncUs > 0
+           ? fmt::format("{:g} us in a stream, {:g} us in a CUDA graph, {:g} us launched then synchronised",
+                         c.launchStreamUs, c.launchGraphUs, c.launchSyncUs)
+           : "not given",
+       "timing.launch_stream_us, timing.launch_graph_us, timing.launch_sync_us; added to the kernel's time in the "
+       "launch views of the report, not to its cycles"});
+  c.l2AtomicCycles = d.timing.l2AtomicCycles;
+  c.sharedAtomicCycles = d.timing.sharedAtomicCycles > 0 ? d.timing.sharedAtomicCycles : c.sharedWavefrontCycles;
+  c.provenance.push_back(
+      {"same-address atomics",
+       fmt::format("global: {}; shared: {:g} cycles per pass, one pass per lane on the same word",
+                   c.l2AtomicCycles > 0 ? fmt::format("{:g} cycles per operation at the L2 atomic unit of the address",
+                                                      c.l2AtomicCycles)
+                                        : std::string("not serialised (no timing.l2_atomic_cycles)"),
+                   c.sharedAtomicCycles),
+       d.timing.sharedAtomicCycles > 0 ? "timing.l2_atomic_cycles, timing.shared_atomic_cycles"
+                                       : "timing.l2_atomic_cycles; shared: timing.shared_wavefront_cycles (no "
+                                         "timing.shared_atomic_cycles)"});
   return c;
 }
 

@@ -1,4 +1,5 @@
 #include "teg/timing/engine.hpp"
+#include "teg/timing/launch_views.hpp"
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "atomic_contention.hpp"
 #include "block_trace.hpp"
 #include "bounds.hpp"
 #include "l2_sharing.hpp"
@@ -244,6 +246,28 @@ struct TimingEngine::Impl {
     return blocks;
   }
 
+  // The distinct sectors of the global atomics of the simulated SM's first `count` blocks.
+  std::vector<std::uint64_t> firstWaveAtomicSectors(const std::vector<detail::BlockTrace>& traced,
+                                                    std::size_t count) const {
+    std::vector<std::uint64_t> sectors;
+    for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
+      const detail::BlockTrace& block = traced[b];
+      for (const auto& warp : block.warps)
+        for (const detail::WarpOp& op : warp) {
+          const auto& s = kernel.instructions[op.pc];
+          if (op.memory == detail::kNoMemory || s.kind != trace::InstrKind::Atomic ||
+              s.space != trace::MemorySpace::Global)
+            continue;
+          const detail::MemoryRequest& m = block.memory[op.memory];
+          sectors.insert(sectors.end(), block.sectors.begin() + m.firstSector,
+                         block.sectors.begin() + m.firstSector + m.sectorCount);
+        }
+    }
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    return sectors;
+  }
+
   // The distinct sectors the simulated SM's first `count` blocks read (readsSharableData), sorted.
   std::vector<std::uint64_t> firstWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t count) const {
     std::vector<std::uint64_t> sectors;
@@ -318,6 +342,11 @@ struct TimingEngine::Impl {
               static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
         }
         m.idealWavefronts = idealWavefronts;
+        // An atomic's lanes on one word are serialised, not broadcast (trace::sharedAtomicPasses).
+        if (s.kind == trace::InstrKind::Atomic && config.sharedAtomicCycles > 0)
+          m.wavefronts = static_cast<std::uint16_t>(trace::sharedAtomicPasses(
+              r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
+              static_cast<unsigned>(config.sharedBankWidth)));
       } else if (s.space == trace::MemorySpace::Global || s.space == trace::MemorySpace::Local ||
                  s.space == trace::MemorySpace::Texture) {
         m.firstSector = static_cast<std::uint32_t>(current->sectors.size());
@@ -345,6 +374,8 @@ struct TimingEngine::Impl {
         m.minimalSectors = static_cast<std::uint16_t>(
             std::max<std::uint32_t>(1, (shape.bytesRequested + config.sectorBytes - 1) / config.sectorBytes));
         m.minimalSectors = std::min(m.minimalSectors, m.sectorCount);
+        if (s.kind == trace::InstrKind::Atomic && s.space == trace::MemorySpace::Global)
+          m.sameWordLanes = static_cast<std::uint16_t>(trace::sameWordLanes(r.addresses, r.activeMask, bytes));
       }
       op.memory = static_cast<std::uint32_t>(current->memory.size());
       current->memory.push_back(m);
@@ -471,6 +502,7 @@ TimingResult TimingEngine::finish() {
   // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
   // part of the sample). Only where the SM has an L2 share that tracks lines.
   detail::L2Sharing sharing;
+  detail::AtomicContention contention;  // the GPU's operations per own one on each atomic sector (atomic_contention.hpp)
   const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
   const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
   const std::uint64_t firstWave = std::min<std::uint64_t>(slotCount, result.blocksOnSm);
@@ -480,6 +512,16 @@ TimingResult TimingEngine::finish() {
       if (m.peerTraced[i]) peers.push_back({std::move(m.peerSectors[i]), m.peerStratum[i]});
     sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, firstWave), peers, m.strataPopulation,
                                         m.config.smCount);
+    if (m.config.l2AtomicCycles > 0) {
+      // Every block the other SMs run alongside the first wave updates what the sampled peers
+      // show, grid neighbours included (they are left out of the peers' draw only because a
+      // stencil's halo is local, which does not matter to a counter all blocks update).
+      const double running = static_cast<double>(
+          std::min<std::uint64_t>(m.kernel.grid.count(), slotCount * static_cast<std::uint64_t>(m.config.smCount)));
+      contention = detail::estimateAtomicContention(m.firstWaveAtomicSectors(blocks, firstWave), peers,
+                                                    running - static_cast<double>(firstWave),
+                                                    static_cast<double>(firstWave));
+    }
   }
   // Lai §3.2.3.5: the GPU's DRAM traffic drains at the pace of its busiest partition, so the
   // SM's share of the bandwidth is divided by the skew the running blocks' sectors show.
@@ -493,7 +535,8 @@ TimingResult TimingEngine::finish() {
     config.dramMixedBytesPerCycle /= skew.applied;
   }
   const std::vector<double> completion =
-      detail::simulateSm(config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, result);
+      detail::simulateSm(config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, contention,
+                         result);
 
   result.blocksSimulated = blocks.size();
   const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
@@ -520,6 +563,7 @@ TimingResult TimingEngine::finish() {
     result.extrapolated = true;
   }
   result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;
+  result.launch = launchViews(result.timeMs, m.config);
   result.ipc = result.simulatedCycles > 0 ? static_cast<double>(result.warpInstructions) / result.simulatedCycles : 0;
   detail::explainBound(config, result);
   result.assumptions = m.config.provenance;

@@ -212,8 +212,28 @@ double MemorySystem::store(double now, const std::uint64_t* sectors, int count, 
   return viaL2(now, sectors, count, Access::Write, counters);
 }
 
-double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
-  return viaL2(now, sectors, count, Access::Atomic, counters);
+// Atomics to one address are serialised at the L2 (CUDA guide, "Atomic Functions"; one
+// operation per clock on a common address: NVIDIA's GK110 whitepaper, timing.l2_atomic_cycles):
+// each sector's unit performs this request's operations on its busiest word after whatever it
+// had queued, and the other SMs updating the same sector interleave theirs (atomic_contention.hpp).
+double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count, int sameWordLanes,
+                            MemoryCounters& counters) {
+  if (config_.l2AtomicCycles <= 0) return viaL2(now, sectors, count, Access::Atomic, counters);
+  counters.sectorsRequested += static_cast<std::uint64_t>(count);
+  double done = now;
+  for (int i = 0; i < count; ++i) {
+    double slotFree = 0;
+    const double ready = throughL2(now, sectors[i], Access::Atomic, counters, slotFree);
+    double gpuPerOwn = 1;  // the GPU's operations on this sector per operation of this SM
+    if (contention_ != nullptr)
+      if (const auto it = contention_->find(sectors[i]); it != contention_->end()) gpuPerOwn = it->second;
+    double& unitFree = atomicUnitFreeAt_[sectors[i]];
+    const double start = std::max(now, unitFree);
+    unitFree = start + sameWordLanes * config_.l2AtomicCycles * gpuPerOwn;
+    track(now, slotFree);  // the wait at the atomic unit holds no C_mem slot: it is not DRAM traffic
+    done = std::max(done, ready + (unitFree - now));
+  }
+  return done;
 }
 
 }  // namespace teg::timing::detail

@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
+#include "atomic_contention.hpp"
 #include "cache.hpp"
 #include "l2_sharing.hpp"
 #include "teg/timing/config.hpp"
@@ -41,8 +43,14 @@ class MemorySystem {
   // A store (no L1 allocation; write-back L2: a sector it dirties costs a DRAM write); returns
   // when the pipeline accepted it.
   double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
-  // An atomic or reduction: performed at the L2; returns when the result is back.
-  double atomic(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
+  // An atomic or reduction: performed at the L2; returns when the result is back. Each sector's
+  // operations wait for the L2 atomic unit of that sector, which performs `sameWordLanes`
+  // operations on one word one after another (TimingConfig::l2AtomicCycles each, times the GPU's
+  // operations on the sector per operation of this SM: setAtomicContention).
+  double atomic(double now, const std::uint64_t* sectors, int count, int sameWordLanes, MemoryCounters& counters);
+  // The GPU's operations on each atomic sector per operation of this SM (atomic_contention.hpp);
+  // must outlive this.
+  void setAtomicContention(const AtomicContention* contention) { contention_ = contention; }
 
  private:
   enum class Access { Read, Write, Atomic };
@@ -80,6 +88,10 @@ class MemorySystem {
   // later) without losing entries.
   std::vector<double> inFlight_;
   std::size_t inFlightStart_ = 0;
+  // Atomics: when each sector's L2 atomic unit is free again, and the GPU's operations on each
+  // sector per operation of this SM (atomic_contention.hpp).
+  std::unordered_map<std::uint64_t, double> atomicUnitFreeAt_;
+  const AtomicContention* contention_ = nullptr;
 };
 
 }  // namespace teg::timing::detail

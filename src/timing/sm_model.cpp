@@ -141,9 +141,11 @@ struct Slot {
 class Sm {
  public:
   Sm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-     const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction, TimingResult& result)
+     const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction,
+     const AtomicContention& contention, TimingResult& result)
       : config_(config), kernel_(kernel), options_(options), blocks_(blocks), result_(result),
         memory_(config, writeBack, ownFetchFraction), loads_(kClassCount, options.loadBuckets) {
+    memory_.setAtomicContention(&contention);
     program_ = decodeProgram(kernel_, config_);
     const int slots = std::max(1, options.residentBlocks);
     const int warpsPerBlock = static_cast<int>(kernel.warpsPerBlock());
@@ -557,7 +559,12 @@ class Sm {
       case Port::Shared: {
         const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
         const int waves = m == nullptr ? 1 : std::max<int>(1, config_.noBankConflicts ? m->idealWavefronts : m->wavefronts);
-        busy = std::max(d.unitInterval, waves * config_.sharedWavefrontCycles);
+        // A shared atomic's passes (lanes on one word serialised) take timing.shared_atomic_cycles
+        // each (a wavefront's where not given).
+        const double perWave = d.kind == trace::InstrKind::Atomic && config_.sharedAtomicCycles > 0
+                                   ? config_.sharedAtomicCycles
+                                   : config_.sharedWavefrontCycles;
+        busy = std::max(d.unitInterval, waves * perWave);
         mioFreeAt_ = now + busy;
         if (d.sharedOperand) {
           // Lai §3.2.3.3: the fused instruction's latency grows with each replayed wavefront.
@@ -587,7 +594,7 @@ class Sm {
           complete = now + d.latency;
         } else {
           ++mc.atomics;
-          complete = memory_.atomic(now, list, sectors, mc);
+          complete = memory_.atomic(now, list, sectors, m == nullptr ? 1 : std::max<int>(1, m->sameWordLanes), mc);
         }
         break;
       }
@@ -701,8 +708,8 @@ class Sm {
 
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
                                const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction,
-                               TimingResult& result) {
-  Sm sm(config, kernel, options, blocks, writeBack, ownFetchFraction, result);
+                               const AtomicContention& contention, TimingResult& result) {
+  Sm sm(config, kernel, options, blocks, writeBack, ownFetchFraction, contention, result);
   return sm.run();
 }
 

@@ -283,3 +283,41 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
 }
 
 }  // namespace teg::trace
+
+namespace teg::trace {
+
+// Atomics are read-modify-writes: lanes on the same word cannot share one access as a load's
+// broadcast does (CUDA guide, "Atomic Functions": each read-modify-write of a location by the
+// threads of a warp is serialised). A bank serves one lane's word per pass, whichever word.
+std::uint32_t sharedAtomicPasses(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask,
+                                 unsigned bytesPerLane, unsigned banks, unsigned bankWidth) {
+  if (activeMask == 0 || banks == 0 || bankWidth == 0) return 0;
+  const unsigned bytes = std::max(1u, bytesPerLane);
+  std::vector<std::uint32_t> perBank(banks, 0);
+  std::uint32_t passes = 0;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    if ((activeMask >> lane & 1u) == 0) continue;
+    // A word wider than a bank takes the banks it spans, each for this lane's pass.
+    for (std::uint64_t word = addresses[lane] / bankWidth; word <= (addresses[lane] + bytes - 1) / bankWidth; ++word)
+      passes = std::max(passes, ++perBank[word % banks]);
+  }
+  return passes;
+}
+
+std::uint32_t sameWordLanes(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask,
+                            unsigned bytesPerLane) {
+  const unsigned bytes = std::max(1u, bytesPerLane);
+  std::array<std::uint64_t, kWarpLanes> words{};
+  int n = 0;
+  for (int lane = 0; lane < kWarpLanes; ++lane)
+    if ((activeMask >> lane & 1u) != 0) words[static_cast<std::size_t>(n++)] = addresses[lane] / bytes;
+  std::sort(words.begin(), words.begin() + n);
+  std::uint32_t most = 0, run = 0;
+  for (int i = 0; i < n; ++i) {
+    run = i > 0 && words[static_cast<std::size_t>(i)] == words[static_cast<std::size_t>(i - 1)] ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  return most;
+}
+
+}  // namespace teg::trace

@@ -35,7 +35,7 @@ namespace teg::analysis {
 // bandwidth_gbps: bytes per launch / predicted time; bytes_per_cycle: bytes per launch / predicted
 // cycles (whole GPU, in the clock teg counts cycles in: for rows a paper gives per clock, so that
 // no clock has to be assumed).
-enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, BytesPerCycle, UnitUtilisation, Gflops };
+enum class ValidationMetric { ClockInterval, Cycles, BandwidthGBs, BytesPerCycle, UnitUtilisation, Gflops, TimeMs };
 const char* validationMetricName(ValidationMetric m);
 
 struct ValidationRow {
@@ -67,6 +67,12 @@ struct ValidationSuite {
   int peerBlocks = 8;
   std::uint64_t gridElements = 0;
   std::vector<std::string> units;  // utilisation: instruction classes ("fp32_fma", "int_add", ...)
+  // bandwidth_gbps, time_ms: which time the measurement took (metric.launch): "kernel" (the kernel alone,
+  // as a profiler or events around many launches see it; the default), "stream" (back to back),
+  // "graph", "synchronous" (a host timer around one launch), or "two_launches" (a host timer
+  // around two back-to-back launches between synchronisations, halved: one synchronous launch
+  // and one stream launch, averaged).
+  std::string launch = "kernel";
   double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked
   std::vector<ValidationRow> rows;
 };

@@ -176,6 +176,17 @@ struct Device {
     double sharedOperandLatency = 0;
     double barrierLatency = 0;         // [timing.barrier_latency]
     double blockLaunchCycles = 0;      // [timing.block_launch_cycles] block scheduler cost per block
+    // Kernel launch overhead, microseconds, as three ways of launching see it (0 = not given):
+    // [timing.launch_stream_us] the gap a kernel launched back to back behind another in a stream
+    // adds; [timing.launch_graph_us] the same inside a CUDA graph; [timing.launch_sync_us] launch
+    // then synchronise (cudaStreamSynchronize after each kernel): what a host timer adds.
+    double launchStreamUs = 0, launchGraphUs = 0, launchSyncUs = 0;
+    // [timing.l2_atomic_cycles] cycles the L2's atomic unit takes per operation on one address:
+    // atomics to the same address are serialised there (0 = not modelled).
+    double l2AtomicCycles = 0;
+    // [timing.shared_atomic_cycles] cycles the shared-memory pipe takes per serialised pass of a
+    // shared atomic (lanes on the same word take one pass each); 0 = timing.shared_wavefront_cycles.
+    double sharedAtomicCycles = 0;
     double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth
     int l1CachesGlobalLoads = -1;      // [timing.l1_caches_global] 1 | 0; -1 = not given
     // [timing.unified_alu] 1: integer, logic, conversion and fp32 instructions run on the same

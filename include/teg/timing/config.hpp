@@ -107,6 +107,15 @@ struct TimingConfig {
   int maxOutstandingSectors = 0;     // memory-pipeline concurrency C_mem (Lai eq. 3.1-3.2)
   double barrierLatency = 0;         // cycles from the last arrival to the release
   double blockLaunchCycles = 0;      // block scheduler cost of starting a block on an SM
+  // Kernel launch overhead, microseconds (0 = not given): what a kernel launched back to back
+  // behind another in a stream, inside a CUDA graph, or followed by a synchronisation adds to its
+  // own time. Reported apart from the kernel's time (TimingResult::launch).
+  double launchStreamUs = 0, launchGraphUs = 0, launchSyncUs = 0;
+  // Atomics to one address are serialised (0 = not modelled): at the L2's atomic unit for global
+  // memory (cycles per operation), in the shared-memory pipe for shared memory (cycles per pass;
+  // lanes on the same word take a pass each).
+  double l2AtomicCycles = 0;
+  double sharedAtomicCycles = 0;
 
   // Replay order: hoist global loads above independent arithmetic of their straight-line run, as
   // ptxas schedules them (src/timing/load_hoisting.hpp). timingConfigFor turns it on; a config

@@ -68,12 +68,24 @@ struct ClockRead {
   double issue = 0;  // cycle the reading instruction issued
 };
 
+// The kernel's time as the program around it sees it: the kernel alone (what a profiler shows),
+// and with the launch overhead of three ways to launch it (TimingConfig::launch*Us). A field is
+// the kernel's time when its overhead is not given (`*OverheadUs` 0).
+struct LaunchViews {
+  double kernelMs = 0;        // the kernel alone (TimingResult::timeMs)
+  double streamMs = 0;        // one of many kernels launched back to back in a stream
+  double graphMs = 0;         // one kernel of a CUDA graph
+  double synchronousMs = 0;   // launched, then synchronised: a host timer around one launch
+  double streamOverheadUs = 0, graphOverheadUs = 0, synchronousOverheadUs = 0;
+};
+
 struct TimingResult {
   std::string kernel;
   std::string device;
   double cycles = 0;            // predicted cycles of the whole launch (the busiest SM)
   double simulatedCycles = 0;   // cycles actually simulated (before extrapolation)
   double timeMs = 0;
+  LaunchViews launch;           // timeMs with the launch overhead of a stream, a graph, a host timer
   double ipc = 0;               // warp instructions per cycle per SM
   std::uint64_t warpInstructions = 0;  // simulated
   std::uint64_t blocksOnSm = 0;        // blocks the simulated SM runs in the whole launch

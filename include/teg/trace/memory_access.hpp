@@ -77,4 +77,15 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
                                std::uint32_t activeMask, unsigned bytesPerLane, unsigned banks,
                                unsigned bankWidth, bool halfWarpPhases);
 
+// Passes a shared-memory atomic needs: every active lane takes its word's bank for a pass of its
+// own (no broadcast: lanes on the same word are serialised), so the count is the most lanes any
+// one bank serves. Phases do not apply: the pipe serialises lane by lane within a bank.
+std::uint32_t sharedAtomicPasses(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask,
+                                 unsigned bytesPerLane, unsigned banks, unsigned bankWidth);
+
+// The most active lanes whose accesses fall on one word (an aligned bytesPerLane unit): a global
+// atomic's operations on that address, which its L2 atomic unit performs one after another.
+std::uint32_t sameWordLanes(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask,
+                            unsigned bytesPerLane);
+
 }  // namespace teg::trace

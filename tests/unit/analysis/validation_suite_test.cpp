@@ -81,7 +81,7 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   const auto metric = writeTemp("metric.json",
                                 R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
                                     "metric": {"kind": "speed"}, "rows": [{"label": "1", "measured": 1}]})");
-  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle, utilisation or gflops"),
+  EXPECT_NE(errorOf(metric).find("metric.kind 'speed' is not clock_interval, cycles, bandwidth_gbps, bytes_per_cycle, utilisation, gflops or time_ms"),
             std::string::npos)
       << errorOf(metric);
   const auto noBytes = writeTemp("nobytes.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
