@@ -184,9 +184,9 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
       c.l2FarLatency = it->second.value;
       c.provenance.push_back(
           {"split L2",
-           fmt::format("{} partitions; the SM's own holds a copy of what it reads ({} KiB of its share), a line only "
-                       "another holds costs {}",
-                       c.l2Partitions, c.l2BytesShare / c.l2Partitions / 1024, cycles(c.l2FarLatency)),
+           fmt::format("{} partitions; the SM's own holds a copy of what it reads (1/{} of its L2 share), a line "
+                       "only another holds costs {}",
+                       c.l2Partitions, c.l2Partitions, cycles(c.l2FarLatency)),
            fmt::format("memory.l2_partitions; far latency measured ({}): {}; model: the near partition is an LRU copy "
                        "of the lines the SM reads (A100 whitepaper: each partition caches data for the SMs directly "
                        "connected to it), the whole L2 holds them once",
