@@ -20,6 +20,7 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
   dirtyMasks_.assign(allWays, 0);
   dirtyCounts_.assign(allWays, 0);
   fillTimes_.assign(allWays * static_cast<std::uint64_t>(sectorsPerLine_), 0.0);
+  if (sectorsPerLine_ > 16) pendingShift_ = 0;
   setsArePowerOfTwo_ = std::has_single_bit(sets_);
   if (std::has_single_bit(static_cast<unsigned>(sectorsPerLine_))) sectorShift_ = std::countr_zero(static_cast<unsigned>(sectorsPerLine_));
 }
@@ -41,7 +42,6 @@ bool SectoredCache::lookUp(std::uint64_t line, std::uint32_t bit) {
   sectorMasks_[victim] = bit;
   dirtyMasks_[victim] = 0;
   dirtyCounts_[victim] = 0;
-  fillTimes_[lastSlot()] = 0;
   return false;
 }
 

@@ -4,6 +4,7 @@
 // written (dirty), never data.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,9 +45,23 @@ class SectoredCache {
   // a second request finds it), and the data arrive later. The caller of a miss records the
   // arrival; a hit before it waits for it (the MSHR merges the two requests: Jia et al. 2018
   // and Mei & Chu 2017 see no second transaction for a sector already requested). 0 = present.
-  [[nodiscard]] double lastFillTime() const { return sets_ == 0 ? 0 : fillTimes_[lastSlot()]; }
+  // A sector's fill time is read only while its pending bit (sector bit << kPendingShift in its
+  // line's mask, which the access has just read) is set: most hits are on sectors filled long
+  // ago, and the times are a larger array than the masks (BM_MemoryBound read it on every hit).
+  [[nodiscard]] double lastFillTime() const {
+    return sets_ != 0 && (sectorMasks_[lastWay_] & pendingBit()) != 0 ? fillTimes_[lastSlot()] : 0;
+  }
   void setLastFillTime(double at) {
-    if (sets_ != 0) fillTimes_[lastSlot()] = at;
+    if (sets_ == 0) return;
+    fillTimes_[lastSlot()] = at;
+    if (pendingShift_ > 0) sectorMasks_[lastWay_] |= pendingBit();
+  }
+  // When a hit on the last access's sector gets its data: at `now + hitLatency`, or when its
+  // fill arrives if that is later. A fill already past is settled (later hits skip its time).
+  double hitReady(double now, double hitLatency) {
+    const double fill = lastFillTime();
+    if (fill > 0 && fill <= now && pendingShift_ > 0) sectorMasks_[lastWay_] &= ~pendingBit();
+    return std::max(now + hitLatency, fill);
   }
   [[nodiscard]] bool enabled() const { return sets_ > 0; }
 
@@ -55,12 +70,12 @@ class SectoredCache {
     lastUse_[way] = clock_;
     lastWay_ = way;
     const bool hit = (sectorMasks_[way] & bit) != 0;
-    if (!hit) {
-      sectorMasks_[way] |= bit;
-      fillTimes_[lastSlot()] = 0;  // no fill recorded yet (a write allocates without one)
-    }
+    sectorMasks_[way] |= bit;  // a sector just allocated has no pending bit (a write needs none)
     return hit;
   }
+  // The pending bit of the last access's sector; with more than 16 sectors a line (none in the
+  // database) every sector counts as pending.
+  [[nodiscard]] std::uint32_t pendingBit() const { return pendingShift_ > 0 ? lastBit_ << pendingShift_ : ~0u; }
   [[nodiscard]] std::size_t lastSlot() const {
     return lastWay_ * static_cast<std::size_t>(sectorsPerLine_) + lastIndex_;
   }
@@ -72,6 +87,7 @@ class SectoredCache {
   int ways_ = 0;
   int sectorsPerLine_ = 1;
   int sectorShift_ = -1;  // log2(sectorsPerLine_) when a power of two (the usual 4), else -1
+  int pendingShift_ = 16;  // where a mask's pending bits start (0: none, lines of > 16 sectors)
   std::uint64_t clock_ = 0;
   std::size_t lastWay_ = 0;  // the way of the last access
   std::uint32_t lastBit_ = 0;  // the sector's bit in its line's masks, of the last access

@@ -65,6 +65,17 @@ double MemorySystem::nextAcceptTime(double at, int sectors) const {
   inFlight_.insert(std::upper_bound(live, inFlight_.end(), completion), completion);
 }
 
+// The split L2's near partition, out of line: only the A100s have one.
+[[gnu::noinline]] bool MemorySystem::nearLookUp(std::uint64_t sector, Access kind) {
+  return kind == Access::Read ? l2Near_.access(sector) : l2Near_.write(sector).hit;
+}
+
+[[gnu::noinline]] double MemorySystem::nearFill(double start, bool nearHit, double ready) {
+  if (nearHit) return std::max(ready, l2Near_.hitReady(start, config_.l2HitLatency));
+  l2Near_.setLastFillTime(ready);
+  return ready;
+}
+
 bool MemorySystem::l2Hit(std::uint64_t sector) {
   if (config_.forcedL2HitRate >= 0) {
     // Deterministic: exactly round(rate × n) of the first n lookups hit.
@@ -95,9 +106,8 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
   // Split L2 (l2Near_ enabled): the SM's half keeps a copy of what the SM reads; a line the whole
   // L2 holds but the near half does not is served by the far half.
   bool nearHit = true;
-  if (l2Tracks && l2Near_.enabled()) {
-    nearHit = kind == Access::Read ? l2Near_.access(sector) : l2Near_.write(sector).hit;
-  }
+  const bool split = l2Tracks && l2Near_.enabled();
+  if (split) [[unlikely]] nearHit = nearLookUp(sector, kind);
   if (!l2Tracks) {
     hit = l2Hit(sector);
     writeThrough = kind != Access::Read && !hit;
@@ -123,9 +133,9 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
 
   slotFree = now;
   bool l2Slot = false;
-  double ready = start + (kind == Access::Read && !nearHit ? config_.l2FarLatency : config_.l2HitLatency);
+  const double hitLatency = kind == Access::Read && !nearHit ? config_.l2FarLatency : config_.l2HitLatency;
   // A sector still being filled: the request waits for that fill (no second DRAM access).
-  if (cachedHit) ready = std::max(ready, l2_.lastFillTime());
+  double ready = cachedHit ? l2_.hitReady(start, hitLatency) : start + hitLatency;
   if (hit) ++counters.l2Hits;
   if (hit || (l2Tracks && kind == Access::Write)) {
     // Served by the L2. C_mem (Lai eq. 3.2) is the DRAM pipeline's concurrency: GT200, where it
@@ -141,10 +151,7 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
     ready = dramTransfer(now, start, counters, slotFree);  // a read or an atomic fetches the sector
   }
   if (l2Tracks && kind == Access::Read && !cachedHit) l2_.setLastFillTime(ready);
-  if (l2Tracks && l2Near_.enabled() && kind == Access::Read) {
-    if (nearHit) ready = std::max(ready, l2Near_.lastFillTime());
-    else l2Near_.setLastFillTime(ready);
-  }
+  if (split && kind == Access::Read) [[unlikely]] ready = nearFill(start, nearHit, ready);
   if (writeThrough) {
     double writeSlotFree = now;
     dramTransfer(now, start, counters, writeSlotFree);
@@ -191,7 +198,7 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
       slotFree = now + config_.l1HitLatency;
       // A sector another request is still filling: this one waits for that fill (the MSHR
       // merges them) instead of getting it at L1 latency.
-      ready = std::max(slotFree, l1_.lastFillTime());
+      ready = l1_.hitReady(now, config_.l1HitLatency);
     } else {
       ready = throughL2(now, sectors[i], Access::Read, counters, slotFree);
       if (viaL1) l1_.setLastFillTime(ready);

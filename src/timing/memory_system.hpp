@@ -56,6 +56,8 @@ class MemorySystem {
   // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
   double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);
+  bool nearLookUp(std::uint64_t sector, Access kind);
+  double nearFill(double start, bool nearHit, double ready);
   void track(double now, double completion);
 
   const TimingConfig& config_;
