@@ -58,6 +58,19 @@ Prediction predict(const PredictRequest& request) {
   p.occupancy = occupancy::computeOccupancyOrThrow(gpu, launch);
 
   timing::TimingConfig base = timing::timingConfigFor(gpu, p.occupancy.sharedMemoryPerSm);
+  // One carve-out for both sides: the occupancy's blocks per SM and the timing's L1 size.
+  base.provenance.push_back(
+      {"shared-memory carve-out", fmt::format("{} KiB per SM", p.occupancy.sharedMemoryPerSm / 1024),
+       p.occupancy.carveoutChosenByDriver
+           ? fmt::format("the driver's choice (no carve-out in the launch): the smallest of shared_memory_carveouts "
+                         "that holds the {} resident blocks of {} B each (Volta Tuning Guide: the driver configures "
+                         "the carve-out per kernel to avoid shared-memory occupancy bottlenecks)",
+                         p.occupancy.blocksPerSm, p.occupancy.sharedMemoryPerBlock)
+       : launch.carveoutPercent >= 0
+           ? fmt::format("the launch's preference {} % of shared_memory_per_sm, rounded up to a carve-out the SM "
+                         "has (or the smallest that holds one block)",
+                         launch.carveoutPercent)
+           : std::string("shared_memory_per_sm (no per-kernel carve-out on this generation)")});
   // Instructions ptxas expands into several (a division, a square root) issue as their SASS.
   const SequenceTable sequences = loadDefaultSequenceTable();
   base.sequences = sequencesToTime(sequences, gpu.cc.code());

@@ -114,6 +114,8 @@ void rowsFromCsv(const json& spec, const fs::path& base, ValidationSuite& suite)
   const std::string blockColumn = spec.value("block", "");
   const std::string measuredColumn = spec.at("measured").get<std::string>();
   const std::string labelColumn = spec.value("label", blockColumn);
+  const auto atMost = spec.value("at_most", json::object());
+  const auto argsFromColumns = spec.value("args_from_columns", json::object());
   for (const auto& csvRow : readCsv(path)) {
     bool match = true;
     for (const auto& [column, value] : filter.items()) {
@@ -121,8 +123,12 @@ void rowsFromCsv(const json& spec, const fs::path& base, ValidationSuite& suite)
       if (it == csvRow.end()) throw Error(fmt::format("{}: {} has no column '{}'", where, path, column));
       match = match && it->second == value.get<std::string>();
     }
+    for (const auto& [column, limit] : atMost.items())
+      match = match && numberField(csvRow, column, where) <= limit.get<double>();
     if (!match) continue;
     ValidationRow row;
+    for (const auto& [arg, from] : argsFromColumns.items())
+      row.scalars[arg] = numberField(csvRow, from.at("column").get<std::string>(), where) * from.value("scale", 1.0);
     if (!labelColumn.empty()) {
       const auto label = csvRow.find(labelColumn);
       if (label == csvRow.end()) throw Error(fmt::format("{}: {} has no column '{}'", where, path, labelColumn));
@@ -144,8 +150,14 @@ void rowsFromCsv(const json& spec, const fs::path& base, ValidationSuite& suite)
 void setScalar(emu::LaunchDescription& launch, const std::string& name, double value, const std::string& where) {
   for (auto& arg : launch.args) {
     if (arg.name != name) continue;
+    if (auto* buffer = std::get_if<emu::BufferArg>(&arg.value)) {  // a buffer's element count
+      if (!(value >= 1 && value <= 0x1p53 && value == std::floor(value)))
+        throw Error(fmt::format("{}: buffer '{}' needs a whole number of elements, not {}", where, name, value));
+      buffer->count = static_cast<std::uint64_t>(value);
+      return;
+    }
     auto* scalar = std::get_if<emu::ScalarArg>(&arg.value);
-    if (scalar == nullptr) throw Error(fmt::format("{}: argument '{}' is a buffer, not a scalar", where, name));
+    if (scalar == nullptr) throw Error(fmt::format("{}: argument '{}' is neither a scalar nor a buffer", where, name));
     if (emu::isFloatingPoint(scalar->type)) scalar->value = value;
     else if (emu::isSigned(scalar->type)) scalar->value = static_cast<std::int64_t>(std::llround(value));
     else scalar->value = static_cast<std::uint64_t>(std::llround(value));
@@ -214,6 +226,7 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     s.source = j.at("source").get<std::string>();
     s.notes = j.value("notes", "");
     s.gpu = j.at("gpu").get<std::string>();
+    s.deviceFigures = j.value("device_figures", "");
     s.launchFile = (base / j.at("launch").get<std::string>()).lexically_normal().string();
     const json& m = j.at("metric");
     const std::string kind = m.at("kind").get<std::string>();
@@ -307,7 +320,22 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
                                     const ValidationOptions& options) {
   ValidationResult out;
   out.suite = &suite;
-  const device::Device& gpu = devices.find(suite.gpu);
+  device::Device gpu = devices.find(suite.gpu);
+  if (!suite.deviceFigures.empty()) {
+    // One method at a time (data/validation/README.md): this method's figures replace the others.
+    const std::string suffix = "@" + suite.deviceFigures;
+    std::size_t replaced = 0;
+    for (const auto& [key, figure] : devices.find(suite.gpu).measured)
+      if (key.size() > suffix.size() && key.ends_with(suffix)) {
+        gpu.measured[key.substr(0, key.size() - suffix.size())] = figure;
+        ++replaced;
+      }
+    bool any = replaced > 0;
+    for (const auto& [key, figure] : gpu.measured) any = any || figure.method == suite.deviceFigures;
+    if (!any)
+      throw Error(fmt::format("{}: device_figures '{}': {} has no figure of that method", suite.file,
+                              suite.deviceFigures, suite.gpu));
+  }
   std::map<std::string, emu::LaunchDescription> launches;
   auto launchOf = [&](const std::string& file) -> const emu::LaunchDescription& {
     auto it = launches.find(file);

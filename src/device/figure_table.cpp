@@ -180,6 +180,8 @@ std::vector<FigureSpec> buildSpecs() {
        setSectionInt<&Device::memory, &Memory::dramPartitions>},
       {"memory.dram_partition_bytes", K::PositiveInt, G::Memory, R::No,
        setSectionInt<&Device::memory, &Memory::dramPartitionBytes>},
+      {"memory.l2_partitions", K::PositiveInt, G::Memory, R::No,
+       setSectionInt<&Device::memory, &Memory::l2Partitions>},
   };
   for (int i = 0; i < static_cast<int>(InstructionClass::Count_); ++i) {
     const auto cls = static_cast<InstructionClass>(i);

@@ -146,6 +146,15 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
   impl_->setUp(module, launch.kernel, launch.grid, launch.block, launch.dynamicSmem);
   for (const LaunchArg& arg : launch.args) {
     if (const auto* b = std::get_if<BufferArg>(&arg.value)) {
+      if (const auto* cycle = std::get_if<PointerCycleInit>(&b->init)) {
+        if (b->type != ScalarType::U64 && b->type != ScalarType::I64)
+          throw Error(fmt::format("argument '{}': a pointer_cycle needs a u64 or i64 buffer (it holds addresses)", arg.name));
+        const std::uint64_t bytes = b->count * 8;
+        const std::uint64_t address = addZeroedBuffer(arg.name, bytes);
+        const std::vector<std::byte> contents = pointerCycle(bytes, address, *cycle);
+        std::memcpy(impl_->global.byName(arg.name)->data.data(), contents.data(), contents.size());
+        continue;
+      }
       if (std::holds_alternative<ZerosInit>(b->init)) {
         // Zeros need no host copy: the allocation starts zeroed (and untouched pages stay unmapped).
         addZeroedBuffer(arg.name, b->count * static_cast<std::uint64_t>(scalarTypeSize(b->type)), b->marginBytes);

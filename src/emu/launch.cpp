@@ -145,6 +145,15 @@ BufferInit parseInit(const Fields& parent, const std::string& key) {
     return values;
   }
   if (init.has("file")) return FileInit{resolvePath(init.file(), init.string("file"))};
+  if (init.has("pointer_cycle")) {
+    const Fields c = init.child("pointer_cycle");
+    c.rejectUnknown({"stride", "seed"});
+    PointerCycleInit cycle;
+    if (c.has("stride")) cycle.stride = c.unsignedInt("stride", std::uint64_t{1} << 40);
+    if (cycle.stride < 8 || cycle.stride % 8 != 0) c.fail("stride", "must be a positive multiple of 8 (bytes between pointers)");
+    cycle.seed = c.has("seed") ? c.unsignedInt("seed", std::numeric_limits<std::uint64_t>::max()) : 0;
+    return cycle;
+  }
   if (init.has("random")) {
     const Fields r = init.child("random");
     r.rejectUnknown({"seed", "min", "max"});
@@ -155,7 +164,7 @@ BufferInit parseInit(const Fields& parent, const std::string& key) {
     if (random.max < random.min) r.fail("max", "must not be smaller than min");
     return random;
   }
-  init.rejectUnknown({"constant", "random", "values", "file"});
+  init.rejectUnknown({"constant", "random", "values", "file", "pointer_cycle"});
   parent.fail(key, "unreachable");
 }
 
@@ -477,6 +486,27 @@ LaunchDescription parseLaunch(const std::string& jsonText, const std::string& fi
 
 LaunchDescription readLaunchFile(const std::string& path) { return parseLaunch(readTextFile(path), path); }
 
+std::vector<std::byte> pointerCycle(std::uint64_t bytes, std::uint64_t base, const PointerCycleInit& init) {
+  std::vector<std::byte> out(bytes);
+  const std::uint64_t n = bytes / init.stride;
+  if (n == 0) return out;
+  // gpu-latency/main.cu: order = 1, 2, ..., n-1 shuffled, then 0; segment 0 -> order[0] -> ...
+  // Fisher-Yates with mt19937_64 (bit-exact by the standard; the index mapping is ours, so the
+  // same seed gives the same cycle everywhere).
+  std::vector<std::uint64_t> order(n);
+  for (std::uint64_t i = 0; i + 1 < n; ++i) order[i] = i + 1;
+  order[n - 1] = 0;
+  std::mt19937_64 engine(init.seed);
+  for (std::uint64_t i = n - 1; i > 1; --i) std::swap(order[i - 1], order[engine() % i]);
+  std::uint64_t at = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t next = base + order[i] * init.stride;
+    std::memcpy(out.data() + at * init.stride, &next, 8);
+    at = order[i];
+  }
+  return out;
+}
+
 std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, const BufferInit& init,
                                          const std::string& what) {
   const std::size_t size = static_cast<std::size_t>(scalarTypeSize(type));
@@ -486,6 +516,8 @@ std::vector<std::byte> materializeBuffer(ScalarType type, std::uint64_t count, c
   checkAllocation(fmt::format("{} ({} x {})", what, count, scalarTypeName(type)), total);
   std::vector<std::byte> bytes(total);
   if (std::holds_alternative<ZerosInit>(init)) return bytes;
+  if (std::holds_alternative<PointerCycleInit>(init))
+    throw Error(fmt::format("{}: a pointer_cycle holds the buffer's own addresses: only a buffer argument takes it", what));
   if (const auto* c = std::get_if<ConstantInit>(&init)) {
     if (isFloatingPoint(type) && overflowsFloat(type, c->value))
       throw Error(fmt::format("{}: constant {} overflows {} (it holds {})", what, c->value, scalarTypeName(type),

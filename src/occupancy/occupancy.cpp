@@ -113,6 +113,10 @@ OccupancyCalculator::OccupancyCalculator(const Device& d) noexcept : device_(&d)
   reservedShared_ = static_cast<unsigned>(l.reservedSharedMemoryPerBlock);
   sharedUnit_ = static_cast<unsigned>(l.sharedMemoryAllocationUnit);
   sharedPerSm_ = static_cast<unsigned>(l.sharedMemoryPerSm);
+  // cc 7.0 on: one array split by a per-kernel carve-out the driver picks (cc 5.x/6.x have a
+  // separate L1; Kepler and Fermi take the context's cache configuration, largest shared by
+  // default).
+  driverPicksCarveout_ = d.cc.major >= 7 && l.sharedMemoryCarveouts.size() > 1;
   // warps / max warps, divided once here (the same IEEE division as at the point of use).
   for (unsigned w = 0; w < occupancyOfWarps_.size() && w <= maxWarpsPerSm_; ++w)
     occupancyOfWarps_[w] = static_cast<double>(w) / static_cast<double>(maxWarpsPerSm_);
@@ -235,6 +239,20 @@ Occupancy OccupancyCalculator::operator()(const Launch& launch) const noexcept {
     return out;
   }
   out.blocksPerSm = blocks;
+  if (launch.carveoutPercent < 0 && driverPicksCarveout_) {
+    // No preference: from Volta on the driver configures the carve-out per kernel "to avoid
+    // shared memory occupancy bottlenecks" (Volta Tuning Guide, "Unified Shared Memory/L1/Texture
+    // Cache"; the preference API is "only a hint", CUDA Runtime API cudaFuncSetAttribute): the
+    // smallest configuration that still holds the blocks the other resources allow, the rest of
+    // the array being L1. The residency is the same as with the largest carve-out (what
+    // cuda_occupancy.h assumes for the default), the L1 as large as that allows: a kernel without
+    // shared memory gets the whole array on sm_70, 192 - 32 KB on sm_80 (32 blocks x the 1 KB the
+    // driver reserves per block).
+    const long long needed = static_cast<long long>(blocks) * out.sharedMemoryPerBlock;
+    const long long chosen = alignUpToCarveout(needed, device_->limits);
+    if (chosen >= 0) out.sharedMemoryPerSm = chosen;
+    out.carveoutChosenByDriver = true;
+  }
   out.warpsPerSm = static_cast<int>(static_cast<unsigned>(blocks) * warpsPerBlock);
   out.threadsPerSm = static_cast<int>(blocks * launch.threadsPerBlock);
   out.occupancy = static_cast<unsigned>(out.warpsPerSm) < occupancyOfWarps_.size() &&

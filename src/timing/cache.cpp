@@ -19,6 +19,8 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
   sectorMasks_.assign(allWays, 0);
   dirtyMasks_.assign(allWays, 0);
   dirtyCounts_.assign(allWays, 0);
+  fillTimes_.assign(allWays * static_cast<std::uint64_t>(sectorsPerLine_), 0.0);
+  if (sectorsPerLine_ > 16) pendingShift_ = 0;
   setsArePowerOfTwo_ = std::has_single_bit(sets_);
   indexBits_ = std::max(1, static_cast<int>(std::bit_width(sets_ - 1)));
   if (std::has_single_bit(static_cast<unsigned>(sectorsPerLine_))) sectorShift_ = std::countr_zero(static_cast<unsigned>(sectorsPerLine_));

@@ -180,6 +180,24 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
   c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
                           "model: the simulated SM holds its share of memory.l2_bytes; what other SMs bring in: see 'L2 shared with other SMs'"});
+  if (d.memory.l2Partitions > 1) {
+    if (auto it = d.measured.find("l2_far"); it != d.measured.end() && it->second.unit == "cycles") {
+      c.l2Partitions = d.memory.l2Partitions;
+      c.l2FarLatency = it->second.value;
+      c.provenance.push_back(
+          {"split L2",
+           fmt::format("{} partitions; the SM's own holds a copy of what it reads (1/{} of its L2 share), a line "
+                       "only another holds costs {}",
+                       c.l2Partitions, c.l2Partitions, cycles(c.l2FarLatency)),
+           fmt::format("memory.l2_partitions; far latency measured ({}): {}; model: the near partition is an LRU copy "
+                       "of the lines the SM reads (A100 whitepaper: each partition caches data for the SMs directly "
+                       "connected to it), the whole L2 holds them once",
+                       it->second.method, it->second.source)});
+    } else {
+      c.provenance.push_back({"split L2", fmt::format("{} partitions, timed as one (no far latency)", d.memory.l2Partitions),
+                              "memory.l2_partitions without a latency.l2_far figure"});
+    }
+  }
   c.dramBytesPerCycle = d.memory.dramBandwidthGBs * 1e9 / (d.smCount * c.clockMhz * 1e6);
   c.provenance.push_back({"DRAM bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.dramBytesPerCycle),
                           fmt::format("memory.dram_bandwidth_gbs {:g} GB/s (datasheet peak) / SMs / clock", d.memory.dramBandwidthGBs)});

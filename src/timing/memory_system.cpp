@@ -12,6 +12,8 @@ MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, doub
       sectorsPerLine_(std::max(1, config.lineBytes / std::max(1, config.sectorBytes))),
       l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
       l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
+      l2Near_(config.l2Partitions > 1 && config.l2FarLatency > 0 ? config.l2BytesShare / config.l2Partitions : 0,
+              config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
       dramSectorCycles_(config.dramBytesPerCycle > 0 ? config.sectorBytes / config.dramBytesPerCycle : 0),
       dramTurnaroundCycles_(config.dramMixedBytesPerCycle > 0 && config.dramBytesPerCycle > 0
@@ -66,6 +68,17 @@ double MemorySystem::nextAcceptTime(double at, int sectors) const {
   inFlight_.insert(std::upper_bound(live, inFlight_.end(), completion), completion);
 }
 
+// The split L2's near partition, out of line: only the A100s have one.
+[[gnu::noinline]] bool MemorySystem::nearLookUp(std::uint64_t sector, Access kind) {
+  return kind == Access::Read ? l2Near_.access(sector) : l2Near_.write(sector).hit;
+}
+
+[[gnu::noinline]] double MemorySystem::nearFill(double start, bool nearHit, double ready) {
+  if (nearHit) return std::max(ready, l2Near_.hitReady(start, config_.l2HitLatency));
+  l2Near_.setLastFillTime(ready);
+  return ready;
+}
+
 bool MemorySystem::l2Hit(std::uint64_t sector) {
   if (config_.forcedL2HitRate >= 0) {
     // Deterministic: exactly round(rate × n) of the first n lookups hit.
@@ -92,11 +105,18 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
   const bool l2Tracks = l2_.enabled() && config_.forcedL2HitRate < 0;
   bool hit = false;
   bool writeThrough = false;  // this access's own write is charged to DRAM now
+  bool cachedHit = false;     // found in this SM's L2 share (its fill time applies)
+  // Split L2 (l2Near_ enabled): the SM's half keeps a copy of what the SM reads; a line the whole
+  // L2 holds but the near half does not is served by the far half.
+  bool nearHit = true;
+  const bool split = l2Tracks && l2Near_.enabled();
+  if (split) [[unlikely]] nearHit = nearLookUp(sector, kind);
   if (!l2Tracks) {
     hit = l2Hit(sector);
     writeThrough = kind != Access::Read && !hit;
   } else if (kind == Access::Read) {
-    hit = l2_.access(sector);
+    hit = cachedHit = l2_.access(sector);
+    if (!hit && l2Near_.enabled() && nearHit) hit = true;  // the near copy outlived the line's LRU place
     // A miss in this SM's share that another SM has already brought into the (one, shared) L2.
     // Local memory is per thread: no other SM reads it.
     if (!hit && (sector & kLocalSectorTag) == 0 && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction_)) {
@@ -116,7 +136,9 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
 
   slotFree = now;
   bool l2Slot = false;
-  double ready = start + config_.l2HitLatency;
+  const double hitLatency = kind == Access::Read && !nearHit ? config_.l2FarLatency : config_.l2HitLatency;
+  // A sector still being filled: the request waits for that fill (no second DRAM access).
+  double ready = cachedHit ? l2_.hitReady(start, hitLatency) : start + hitLatency;
   if (hit) ++counters.l2Hits;
   if (hit || (l2Tracks && kind == Access::Write)) {
     // Served by the L2. C_mem (Lai eq. 3.2) is the DRAM pipeline's concurrency: GT200, where it
@@ -131,6 +153,8 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
   } else if (kind != Access::Write) {
     ready = dramTransfer(now, start, false, counters, slotFree);  // a read or an atomic fetches the sector
   }
+  if (l2Tracks && kind == Access::Read && !cachedHit) l2_.setLastFillTime(ready);
+  if (split && kind == Access::Read) [[unlikely]] ready = nearFill(start, nearHit, ready);
   if (writeThrough) {
     double writeSlotFree = now;
     dramTransfer(now, start, true, counters, writeSlotFree);
@@ -184,9 +208,13 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
     double slotFree = 0;
     if (viaL1 && l1_.access(sectors[i])) {
       ++counters.l1Hits;
-      ready = slotFree = now + config_.l1HitLatency;
+      slotFree = now + config_.l1HitLatency;
+      // A sector another request is still filling: this one waits for that fill (the MSHR
+      // merges them) instead of getting it at L1 latency.
+      ready = l1_.hitReady(now, config_.l1HitLatency);
     } else {
       ready = throughL2(now, sectors[i], Access::Read, counters, slotFree);
+      if (viaL1) l1_.setLastFillTime(ready);
     }
     track(now, slotFree);
     done = std::max(done, ready);

@@ -5,6 +5,9 @@
 // one latency later). The number of sectors in flight is bounded by C_mem (Lai eq. 3.1-3.2).
 //
 // Partition skew (Lai §3.2.3.5) reaches it as a smaller DRAM share (partition_skew.hpp).
+// A sector being filled is present for a second request, which waits for the fill (in-flight
+// fills, per cache: SectoredCache::lastFillTime). A split L2 (A100, H100) has a near half that
+// holds a copy of what the SM reads; a line only the far half holds costs the far latency.
 // Not modelled: DRAM pages, the TLB, L2 slices (the L2 is one pipe), interference from other SMs
 // except through the bandwidth share and the data they bring into the L2 (l2_sharing.hpp).
 #pragma once
@@ -63,6 +66,8 @@ class MemorySystem {
   // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
   double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters);
   bool l2Hit(std::uint64_t sector);
+  bool nearLookUp(std::uint64_t sector, Access kind);
+  double nearFill(double start, bool nearHit, double ready);
   void track(double now, double completion);
 
   const TimingConfig& config_;
@@ -73,6 +78,11 @@ class MemorySystem {
   int sectorsPerLine_ = 4;
   SectoredCache l1_;
   SectoredCache l2_;
+  // The SM's half of a split L2 (config.l2Partitions > 1 with a far latency): a copy of the lines
+  // the SM uses, as the A100 whitepaper describes ("each L2 partition localizes and caches data for
+  // memory accesses from SMs in the GPCs directly connected to the partition"). Disabled (0 bytes)
+  // on a one-piece L2.
+  SectoredCache l2Near_;
   // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once.
   double l2SectorCycles_ = 0;
   double dramSectorCycles_ = 0;

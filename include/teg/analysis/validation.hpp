@@ -20,6 +20,12 @@
 // "regs" (registers per thread: for GPUs nvcc no longer targets, ptxas's count for sm_75 does
 // not apply; the experiment's residency decides);
 // with "grid_elements": N in the metric, a row without a grid gets N / block + 1 blocks.
+// In "scalars", the name of a buffer argument sets that buffer's element count.
+// rows_from_csv: {"file", "where": {column: value}, "at_most": {column: number}, "measured",
+// "label", "block", "args_from_columns": {arg: {"column", "scale"}}} (an argument, scalar or
+// buffer count, set to the column's value x scale).
+// "device_figures": "<method>" predicts with the device's latency.<level>@<method> figures in
+// place of its plain latency.<level> ones (compare one method's rows with that method's figures).
 #pragma once
 
 #include <map>
@@ -55,6 +61,7 @@ struct ValidationSuite {
   std::string file;
   std::string name, title, source, notes;
   std::string gpu;
+  std::string deviceFigures;  // a measurement method whose latency figures replace the plain ones
   std::string launchFile;  // resolved
   ValidationMetric metric = ValidationMetric::Cycles;
   double per = 1;              // clock_interval: iterations between the two clock reads

@@ -96,6 +96,9 @@ struct Memory {
   // pipe.
   int dramPartitions = 0;      // [memory.dram_partitions]
   int dramPartitionBytes = 0;  // [memory.dram_partition_bytes]
+  // L2 partitions an SM sees at different latencies (A100: 2, each caching for the GPCs wired to
+  // it); 0 or 1: one L2. The far latency is the measured figure latency.l2_far.
+  int l2Partitions = 0;        // [memory.l2_partitions]
 };
 
 // Rows of the CUDA C++ Programming Guide's arithmetic throughput table ("results per clock cycle

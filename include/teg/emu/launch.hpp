@@ -12,8 +12,10 @@
 //             {"name": "n", "scalar": {"type": "i32", "value": 1048576}}]}
 //
 // Initialisers: "zeros", "iota", {"constant": x}, {"random": {"seed", "min", "max"}},
-// {"values": [x, y, ...]} (every element listed), {"file": "x.bin"} (raw little-endian) or
-// {"file": "x.npy"} (NumPy .npy, dtype must match). Paths are relative to the launch file.
+// {"values": [x, y, ...]} (every element listed), {"file": "x.bin"} (raw little-endian),
+// {"file": "x.npy"} (NumPy .npy, dtype must match) or, for a u64/i64 buffer argument,
+// {"pointer_cycle": {"stride": 64, "seed": 1}} (PointerCycleInit). Paths are relative to the
+// launch file.
 // Every error names the file and the field.
 //
 // Types: i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64 and bool (one byte, 0 or 1; a scalar's value
@@ -66,7 +68,19 @@ struct FileInit {
 struct ValuesInit {
   std::vector<double> values;  // one per element, each representable in the element type
 };
-using BufferInit = std::variant<ZerosInit, IotaInit, ConstantInit, RandomInit, FileInit, ValuesInit>;
+// A random cyclic chain of pointers through a u64/i64 buffer, as pointer-chase benchmarks build
+// it on the host (gpu-benches gpu-latency): the buffer is cut into count x 8 / stride segments;
+// the first 8 bytes of each hold the address of the next segment of one random cycle that starts
+// and ends at segment 0 (the order of segments 1..n-1 is a seeded shuffle). Only a buffer argument
+// takes it (the values are addresses of the buffer itself).
+struct PointerCycleInit {
+  std::uint64_t stride = 64;  // bytes between pointers, a multiple of 8
+  std::uint64_t seed = 0;
+};
+using BufferInit = std::variant<ZerosInit, IotaInit, ConstantInit, RandomInit, FileInit, ValuesInit, PointerCycleInit>;
+
+// The contents of a pointer-cycle buffer of `bytes` bytes at device address `base`.
+std::vector<std::byte> pointerCycle(std::uint64_t bytes, std::uint64_t base, const PointerCycleInit& init);
 
 struct ExpectedValues {
   BufferInit values;      // usually a FileInit; any initialiser is accepted

@@ -40,7 +40,8 @@ struct Launch {
   long long staticSharedBytes = 0;   // __shared__ arrays (ptxas "smem")
   long long dynamicSharedBytes = 0;  // the third <<<>>> argument
   int carveoutPercent = -1;          // preferred shared-memory carve-out 0..100; -1: the default
-                                     // (the largest carve-out)
+                                     // (cc >= 7.0: the driver's choice, the smallest carve-out
+                                     // that holds the resident blocks; before: the largest)
   int barriersPerBlock = 1;          // hardware barriers a block holds (__syncthreads uses one)
 };
 
@@ -87,6 +88,10 @@ struct Occupancy {
   long long registersPerBlock = 0;    // allocated, after the allocation unit
   long long sharedMemoryPerBlock = 0; // allocated: static + dynamic + reserved, rounded up
   long long sharedMemoryPerSm = 0;    // the shared-memory carve-out the launch runs with
+  // True when the launch states no carve-out and the driver picks it (cc >= 7.0): the smallest
+  // carve-out that holds blocksPerSm blocks. False: the launch's preference (or, before Volta,
+  // the largest).
+  bool carveoutChosenByDriver = false;
 
   [[nodiscard]] bool ok() const { return violation == Violation::None; }
   [[nodiscard]] int limit(Resource r) const { return blockLimit[static_cast<int>(r)]; }
@@ -134,7 +139,8 @@ class OccupancyCalculator {
   unsigned sharedLimit_ = 0;                // the opt-in per-block limit
   unsigned reservedShared_ = 0;
   unsigned sharedUnit_ = 0;
-  unsigned sharedPerSm_ = 0;                // the default (largest) carve-out
+  unsigned sharedPerSm_ = 0;                // the largest carve-out
+  bool driverPicksCarveout_ = false;        // cc >= 7.0: the default carve-out is the driver's choice
   std::array<double, 129> occupancyOfWarps_{};  // w / max warps per SM, for w up to 128
 };
 

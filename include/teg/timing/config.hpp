@@ -88,6 +88,11 @@ struct TimingConfig {
   bool l1CachesGlobalLoads = true;
   long long l1Bytes = 0;             // L1 data cache per SM (after the shared-memory carve-out)
   long long l2BytesShare = 0;        // this SM's share of the L2
+  // A split L2 (memory.l2_partitions > 1 with a latency.l2_far figure: A100): the SM's own
+  // partition holds a copy of the lines it reads, l2BytesShare / l2Partitions of them; a read the
+  // L2 holds but that partition does not costs l2FarLatency. 1 / 0: one L2, one latency.
+  int l2Partitions = 1;
+  double l2FarLatency = 0;
   int lineBytes = 128;
   int sectorBytes = 32;
   Coalescing coalescing = Coalescing::Sectors;

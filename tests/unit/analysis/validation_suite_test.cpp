@@ -57,6 +57,30 @@ TEST(ValidationSuite, CsvRowsAreTheMatchingLinesOfTheCsv) {
   EXPECT_EQ(suite.bytes, 8.0 * 134217730);      // 8 bytes x N, as gpu-stream counts them
 }
 
+TEST(ValidationSuite, CsvColumnsSetArgumentsAndAtMostFiltersRows) {
+  const auto suite = loadValidationSuite(kData + "/suites/pchase-curve-v100.json");
+  // Counted independently: the CSV's V100 lines with footprint_kb <= 80000.
+  std::ifstream csv(kData + "/pointer_chase_curves.csv");
+  std::string line;
+  std::vector<std::pair<double, double>> expected;  // footprint_kb, cycles_per_load
+  while (std::getline(csv, line))
+    if (line.rfind("V100,", 0) == 0) {
+      const auto a = line.find(',', 5), b = line.find(',', a + 1);
+      const double kb = std::stod(line.substr(5, a - 5));
+      if (kb <= 80000) expected.emplace_back(kb, std::stod(line.substr(a + 1, b - a - 1)));
+    }
+  ASSERT_EQ(suite.rows.size(), expected.size());
+  ASSERT_EQ(expected.size(), 94u);  // 100 V100 points, 6 of them at 125-1529 MB
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(suite.rows[i].measured, expected[i].second);
+    // The buffer: footprint_kb x 1024 bytes = x 128 u64; its pointers 64 bytes apart: x 16.
+    EXPECT_EQ(suite.rows[i].scalars.at("buf"), expected[i].first * 128);
+    EXPECT_EQ(suite.rows[i].scalars.at("len"), expected[i].first * 16);
+    EXPECT_EQ(suite.rows[i].scalars.at("steps"), 4096);  // row_defaults
+  }
+  EXPECT_EQ(suite.deviceFigures, "gpubenches_pchase");
+}
+
 TEST(ValidationSuite, SeedTablesAreCopiedExactly) {
   // Seed 002 Table 2, 'Maximum time' row; seed 000 Table 3.2, 'Measured (cycles)'.
   const auto t2 = loadValidationSuite(kData + "/suites/chien2010-table2.json");

@@ -210,3 +210,44 @@ TEST(Launch, NpyShapesOutOfRangeNameTheFileAndTheField) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Launch, PointerCycleIsOneRandomCycleThroughEverySegment) {
+  const auto l = parseLaunch(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [64], "args": [
+      {"name": "buf", "buffer": {"type": "u64", "count": 128, "init": {"pointer_cycle": {"stride": 64, "seed": 5}}}}]})",
+                             "/work/l.json");
+  const auto& init = std::get<BufferArg>(l.args[0].value).init;
+  ASSERT_TRUE(std::holds_alternative<PointerCycleInit>(init));
+  const auto& cycle = std::get<PointerCycleInit>(init);
+  EXPECT_EQ(cycle.stride, 64u);
+  // 128 u64 = 1 KiB = 16 segments of 64 bytes at 0x1000: starting at segment 0, 16 steps visit
+  // every segment once and come back to 0; every pointer is the address of a segment start.
+  const std::uint64_t base = 0x1000;
+  const auto bytes = pointerCycle(1024, base, cycle);
+  std::vector<bool> seen(16, false);
+  std::uint64_t at = 0;
+  for (int step = 0; step < 16; ++step) {
+    EXPECT_FALSE(seen[at]) << "segment " << at << " visited twice";
+    seen[at] = true;
+    const auto next = element<std::uint64_t>(bytes, at * 8);
+    ASSERT_EQ((next - base) % 64, 0u);
+    at = (next - base) / 64;
+    ASSERT_LT(at, 16u);
+  }
+  EXPECT_EQ(at, 0u);
+  // Not the identity order: a shuffled cycle (the seed decides, reproducibly).
+  int inOrder = 0;
+  for (std::uint64_t k = 0; k < 16; ++k) inOrder += element<std::uint64_t>(bytes, k * 8) == base + ((k + 1) % 16) * 64;
+  EXPECT_LT(inOrder, 8);
+  EXPECT_EQ(pointerCycle(1024, base, cycle), bytes);
+  // A stride that is not a multiple of 8 bytes is refused, naming the field.
+  EXPECT_NE(errorOf(R"({"source": "k.ptx", "kernel": "k", "grid": [1], "block": [1], "args": [
+      {"name": "b", "buffer": {"type": "u64", "count": 8, "init": {"pointer_cycle": {"stride": 12}}}}]})")
+                .find("stride"),
+            std::string::npos);
+  // Outside a buffer argument (it needs the buffer's own address) it is an error, not a crash.
+  EXPECT_THROW(materializeBuffer(ScalarType::U64, 8, cycle, "b"), teg::Error);
+}
+
+}  // namespace

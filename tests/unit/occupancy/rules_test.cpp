@@ -96,6 +96,39 @@ TEST(Residency, ReservedSharedMemoryFromAmpere) {
   EXPECT_EQ(computeOccupancy(gpu("sm_80"), launch(32, 16)).limit(Resource::SharedMemory), 164);
 }
 
+TEST(Residency, DefaultCarveoutIsTheDriversSmallestThatHoldsTheBlocks) {
+  // sm_70, no shared memory and no reserved bytes: carve-out 0, the whole 128 KB array is L1.
+  Occupancy r = computeOccupancy(gpu("sm_70"), launch(64, 32));
+  EXPECT_TRUE(r.carveoutChosenByDriver);
+  EXPECT_EQ(r.sharedMemoryPerSm, 0);
+  EXPECT_EQ(r.blocksPerSm, 32);  // 64 warps / 2, and 32 blocks per SM
+  // sm_80, 64 threads: 32 blocks (warps 64 / 2, block slots 32) of the reserved 1 KB each = 32 KB,
+  // a carve-out sm_80 has: L1 keeps 192 - 32 = 160 KB (gpu-benches' A100 chase leaves L1 past
+  // 144 KB).
+  r = computeOccupancy(gpu("sm_80"), launch(64, 32));
+  EXPECT_EQ(r.sharedMemoryPerSm, 32768);
+  // sm_80, 256 threads x 32 registers, 8 KB static: warps allow 64 / 8 = 8 blocks, registers
+  // 16384 per partition / 1024 per warp x 4 / 8 = 8 blocks, shared memory 167936 / 9216 = 18:
+  // 8 blocks x 9216 B = 73728 B -> the 100 KB carve-out (64 KB would hold 7). Residency as with
+  // the largest carve-out.
+  r = computeOccupancy(gpu("sm_80"), launch(256, 32, 8192));
+  EXPECT_EQ(r.blocksPerSm, 8);
+  EXPECT_EQ(r.limit(Resource::SharedMemory), 18);
+  EXPECT_EQ(r.sharedMemoryPerSm, 102400);
+  // sm_75 has 32 and 64 KB only: the smallest, 32 KB.
+  EXPECT_EQ(computeOccupancy(gpu("sm_75"), launch(64, 32)).sharedMemoryPerSm, 32768);
+  // Before Volta the default stays the largest configuration (Kepler: 48 KB shared).
+  r = computeOccupancy(gpu("sm_35"), launch(64, 32));
+  EXPECT_FALSE(r.carveoutChosenByDriver);
+  EXPECT_EQ(r.sharedMemoryPerSm, 49152);
+  // A carve-out in the launch overrides the driver's choice.
+  Launch l = launch(64, 32);
+  l.carveoutPercent = 100;
+  r = computeOccupancy(gpu("sm_80"), l);
+  EXPECT_FALSE(r.carveoutChosenByDriver);
+  EXPECT_EQ(r.sharedMemoryPerSm, 167936);
+}
+
 TEST(Residency, CarveoutPreference) {
   // sm_80 carve-outs 0, 8, 16, 32, 64, 100, 132, 164 KB. 25 % of 164 KB = 41984 B -> 64 KB.
   // 8 KB blocks (8192 + 1024 reserved = 9216 B): 65536 / 9216 = 7 blocks.
