@@ -93,7 +93,9 @@ std::optional<RegisterName> parseRegisterName(std::string_view s, const SourceLo
   };
   // Longest prefixes first ("UR" before "R", "UP" before "P").
   static constexpr Form kForms[] = {
-      {"UR", OperandKind::UniformRegister, "URZ", kZeroUniformRegister, 62},
+      // Turing to Hopper have UR0..UR62 (URZ is encoded as 63); Blackwell code names UR65 and
+      // beyond, so the bound is the encoding's byte.
+      {"UR", OperandKind::UniformRegister, "URZ", kZeroUniformRegister, 254},
       {"UP", OperandKind::UniformPredicate, "UPT", kTruePredicate, 6},
       {"R", OperandKind::Register, "RZ", kZeroRegister, 254},
       {"P", OperandKind::Predicate, "PT", kTruePredicate, 6},
@@ -140,7 +142,7 @@ bool validSuffixes(const std::vector<std::string>& suffixes) {
 }
 
 // The inside of [...]: '+'-separated terms, each a register (R, UR, with suffixes such as .64,
-// .U32, .X4) or a number (a '-' before a number makes it negative). False when a term is of
+// .U32, .X4) or a number ("-" or "+-" before a number makes it negative). False when a term is of
 // another form.
 bool parseAddress(std::string_view s, Address& a, const SourceLocation& where) {
   if (s.empty()) return false;
@@ -151,6 +153,11 @@ bool parseAddress(std::string_view s, Address& a, const SourceLocation& where) {
       if (s[pos] != '+' && s[pos] != '-') return false;
       negative = s[pos] == '-';
       ++pos;
+      // nvdisasm writes a negative offset as "+-0x4" ([R2.64+-0x4]).
+      if (!negative && pos < s.size() && s[pos] == '-') {
+        negative = true;
+        ++pos;
+      }
     }
     std::size_t end = pos;
     while (end < s.size() && s[end] != '+' && s[end] != '-') ++end;
@@ -285,9 +292,16 @@ Operand parseOperand(std::string_view text, const SourceLocation& where) {
     prefixed.bitNot = true;
     body.remove_prefix(1);
   }
-  if (body.size() >= 2 && body.front() == '|' && body.back() == '|') {
-    prefixed.absolute = true;
-    body = body.substr(1, body.size() - 2);
+  // |R2| and |R2|.reuse (the reuse mark follows the bars): the bars come off, the suffixes stay.
+  std::string unbarred;
+  if (body.size() >= 2 && body.front() == '|') {
+    const std::size_t close = body.find('|', 1);
+    if (close != std::string_view::npos && close > 1 &&
+        (close + 1 == body.size() || body[close + 1] == '.')) {
+      prefixed.absolute = true;
+      unbarred = std::string(body.substr(1, close - 1)) + std::string(body.substr(close + 1));
+      body = unbarred;
+    }
   }
   if (body.empty()) return op;  // "-" or "||": Other
 

@@ -19,7 +19,7 @@ namespace teg::sass {
 
 enum class OperandKind {
   Register,          // R0..R254, RZ (index kZeroRegister)
-  UniformRegister,   // UR0..UR62, URZ (index kZeroUniformRegister)
+  UniformRegister,   // UR0..UR254 (UR62 before Blackwell), URZ (index kZeroUniformRegister)
   Predicate,         // P0..P6, PT (index kTruePredicate)
   UniformPredicate,  // UP0..UP6, UPT
   SpecialRegister,   // SR_TID.X, SR_CLOCKLO, SRZ ... (name in `name`)
@@ -33,7 +33,7 @@ enum class OperandKind {
 };
 
 inline constexpr int kZeroRegister = 255;         // RZ
-inline constexpr int kZeroUniformRegister = 63;   // URZ
+inline constexpr int kZeroUniformRegister = 255;  // URZ (an index no UR has, as for RZ)
 inline constexpr int kTruePredicate = 7;          // PT, UPT
 
 // An address expression inside [...]: a base register (general or uniform, possibly a 64-bit
