@@ -176,8 +176,9 @@ bool parseAddress(std::string_view s, Address& a, const SourceLocation& where) {
         return false;
       }
     } else if (const auto v = parseUnsigned(term, where)) {
-      const auto value = static_cast<std::int64_t>(*v);
-      a.offset += negative ? -value : value;
+      // Two's-complement arithmetic on the 64-bit pattern (no signed overflow on any input).
+      const std::uint64_t sum = static_cast<std::uint64_t>(a.offset) + (negative ? 0 - *v : *v);
+      a.offset = static_cast<std::int64_t>(sum);
     } else {
       return false;
     }

@@ -130,7 +130,11 @@ class Parser {
   void label(std::string_view name, std::size_t indent) {
     if (name.empty()) fail(indent, "empty label");
     if (name == section_) return;  // ".text.NAME:" names the section's start
-    if (functionSymbols_.count(std::string(name))) {
+    // The first label of a section without a declared function names the function the section's
+    // code gets anyway (currentFunction), so it starts that function.
+    const bool startsImplicit = current_ < 0 && name == implicitFunctionName();
+    if (functionSymbols_.count(std::string(name)) || startsImplicit) {
+      functionSymbols_.insert(std::string(name));
       finishFunction();
       Function f;
       f.name = std::string(name);
@@ -150,10 +154,19 @@ class Parser {
 
   // The function instructions go to; code before any function symbol gets one named after its
   // section (a hand-cut excerpt of nvdisasm output).
+  // ".text._Z3fooPf" -> "_Z3fooPf"; "code" when that would not read back as a label line.
+  std::string implicitFunctionName() const {
+    const std::string name = section_.size() > 6 ? section_.substr(6) : "";
+    if (name.empty()) return "code";
+    for (const char c : name)
+      if (!(isWord(c) || c == '$' || c == '.')) return "code";
+    return name;
+  }
+
   Function& currentFunction(std::size_t) {
     if (current_ < 0) {
       Function f;
-      f.name = section_.size() > 6 ? section_.substr(6) : section_;
+      f.name = implicitFunctionName();
       f.section = section_;
       const auto regs = sectionRegisters_.find(section_);
       f.registers = regs == sectionRegisters_.end() ? -1 : regs->second;
@@ -161,7 +174,7 @@ class Parser {
       functionSymbols_.insert(f.name);  // as if declared: printed back, it is
       module_.functions.push_back(std::move(f));
       current_ = static_cast<int>(module_.functions.size()) - 1;
-      source_ = -1;
+      // source_ stays: a "//##" line after .section and before this first instruction is its.
     }
     return module_.functions[static_cast<std::size_t>(current_)];
   }
