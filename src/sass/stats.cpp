@@ -42,7 +42,9 @@ FunctionStats computeStats(const Module& module, const Function& f) {
     ++s.instructions;
     ++s.mix[key];
     if (ins.opcode == "NOP") ++s.nops;
-    if (const auto bytes = accessBytes(ins); bytes && *bytes > 4) ++s.vectorAccesses;
+    // Wide loads of kernel parameters (ULDC.64, LDC.64) are not what the PTX hides; wide
+    // global, shared and local accesses are.
+    if (const auto bytes = accessBytes(ins); bytes && *bytes > 4 && memorySpace(ins) != "constant") ++s.vectorAccesses;
     if (ins.hasEncoding) s.stallCycles += static_cast<std::uint32_t>(ins.control.stall);
     for (const auto& op : ins.operands) {
       if (op.kind == OperandKind::Register) {

@@ -43,7 +43,8 @@ struct FunctionStats {
   int registersUsed = 0;           // highest R index named + 1 (RZ excluded): a lower bound of
                                    // the allocation (wide operands name only their first register)
   int registersReported = -1;      // SHI_REGISTERS when nvdisasm printed it
-  std::uint32_t vectorAccesses = 0;  // memory instructions moving more than 4 bytes per thread
+  std::uint32_t vectorAccesses = 0;  // global/shared/local/generic accesses of more than 4 bytes
+                                     // per thread (constant-bank loads not counted)
   std::uint32_t stallCycles = 0;   // sum of the control words' stall counts (static)
   OpcodeMix mix;
   std::vector<BlockStats> blocks;

@@ -115,3 +115,16 @@ TEST(SassCfg, ConditionalBranchByPredicateOperandFallsThrough) {
   ASSERT_EQ(g.blocks.size(), 3u);
   EXPECT_EQ(g.blocks[0].successors, (std::vector<std::size_t>{1, 2}));
 }
+
+TEST(SassStats, ConstantLoadsAreNotVectorAccesses) {
+  const Module m = parseDisassembly(
+      ".section .text.k,\"ax\",@progbits\n.type k,@function\nk:\n"
+      " /*0000*/ ULDC.64 UR4, c[0x0][0x118] ;\n /*0010*/ LDS.64 R2, [R4] ;\n /*0020*/ STG.E.U8 [R2.64], R0 ;\n",
+      "k.sass");
+  const FunctionStats s = computeStats(m, m.functions[0]);
+  EXPECT_EQ(s.vectorAccesses, 1u);  // LDS.64 only
+  EXPECT_EQ(s.mix.at("ULDC.64"), 1u);
+  EXPECT_EQ(s.mix.at("LDS.64"), 1u);
+  EXPECT_EQ(s.mix.at("STG"), 1u);  // a 1-byte store is keyed by its opcode
+  EXPECT_EQ(accessBytes(m.functions[0].instructions[2]), 1);
+}
