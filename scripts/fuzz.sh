@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh SECONDS — builds the libFuzzer targets with clang in build/fuzz and runs each
 # for SECONDS / number-of-targets seconds on a copy of its seed corpus (tests/fuzz/corpus/<area>/
-# plus, for the PTX parser, the unit-test inputs). Fails if a target crashes, leaks, hangs or
+# plus, for the PTX and SASS parsers, the unit-test inputs). Fails if a target crashes, leaks, hangs or
 # trips a sanitizer; the reproducer is left in build/fuzz/artifacts/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +28,7 @@ for t in "${targets[@]}"; do
   rm -rf "$work"
   mkdir -p "$work"
   [ -d "$root/tests/fuzz/corpus/$area" ] && cp "$root/tests/fuzz/corpus/$area"/* "$work"/
-  [ -d "$root/tests/unit/$area/inputs" ] && cp "$root/tests/unit/$area/inputs"/*.ptx "$work"/ 2> /dev/null || true
+  [ -d "$root/tests/unit/$area/inputs" ] && cp "$root/tests/unit/$area/inputs"/*.{ptx,sass} "$work"/ 2> /dev/null || true
   dict=()
   [ -f "$root/tests/fuzz/$area.dict" ] && dict=(-dict="$root/tests/fuzz/$area.dict")
   echo "== $t: ${per}s on $(ls "$work" | wc -l) seeds"

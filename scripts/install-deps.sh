@@ -2,6 +2,7 @@
 # Installs everything teg needs to build and test on a fresh Debian 12 machine (run as root).
 # Idempotent: packages already present are skipped quickly.
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 APT_PACKAGES=(
   cmake ninja-build g++ clang ccache
@@ -25,4 +26,17 @@ fi
 # tests that need it say so and skip. It is not in Debian's or PyPI's registries for CUDA 13.
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install-deps: note: no CUDA toolkit found (nvcc); compile-based features and oracle tests will be skipped"
+fi
+
+# nvdisasm and cuobjdump (teg's SASS front end reads what nvdisasm prints for the cubin) come with
+# a full CUDA toolkit but not with every install; PyPI carries them for CUDA 13. They go into the
+# project's own tools directory, build/tools/cuda (teg searches it after $PATH, $CUDA_HOME and
+# /usr/local/cuda; TEG_TOOLS_DIR in CMakeLists.txt). Version 13.x reads the cubins of CUDA 13.
+tools="$root/build/tools/cuda"
+if [ ! -x "$tools/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$tools/nvidia/cu13/bin/cuobjdump" ]; then
+  echo "install-deps: installing nvdisasm and cuobjdump from PyPI into build/tools/cuda"
+  if ! python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --upgrade --target "$tools" \
+      'nvidia-cuda-nvdisasm>=13,<14' 'nvidia-cuda-cuobjdump>=13,<14'; then
+    echo "install-deps: note: could not install nvdisasm from PyPI; SASS features and their tests will be skipped"
+  fi
 fi

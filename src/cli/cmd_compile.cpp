@@ -1,6 +1,8 @@
-// teg compile kernel.cu [--arch sm_80] [--kernel NAME] [--json] [--ptx-out FILE] [-- nvcc-args...]
+// teg compile kernel.cu [--arch sm_80] [--kernel NAME] [--json] [--ptx-out FILE] [--cubin-out FILE]
+//   [--sass-out FILE] [-- nvcc-args...]
 // Runs nvcc once and shows what ptxas reported for each function (the resources occupancy and the
-// models start from), or for the one kernel --kernel names, optionally saving the PTX.
+// models start from), or for the one kernel --kernel names, optionally saving the PTX, the cubin
+// and its disassembly (nvdisasm -hex -gi -c, what `teg sass` reads).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "teg/support/kernel_name.hpp"
 #include "teg/support/output_file.hpp"
 #include "teg/toolchain/compiler.hpp"
+#include "teg/toolchain/disassembler.hpp"
 
 namespace teg::cli {
 
@@ -23,6 +26,8 @@ struct CompileArgs {
   std::string file;
   std::string arch = "sm_80";
   std::string ptxOut;
+  std::string cubinOut;
+  std::string sassOut;
   std::string kernel;  // show only this kernel (any name support/kernel_name.hpp accepts)
   bool json = false;
   std::vector<std::string> nvccArgs;   // after `--`
@@ -107,12 +112,16 @@ void run(const CompileArgs& a) {
   if (!a.ptxOut.empty()) {
     writeOutputFile(a.ptxOut, result.ptx);
   }
+  if (!a.cubinOut.empty()) writeOutputFile(a.cubinOut, result.cubin);
+  if (!a.sassOut.empty()) writeOutputFile(a.sassOut, toolchain::disassembleCubin(result.cubin));
   if (a.json) {
     nlohmann::json j{{"source", a.file}, {"arch", a.arch}, {"command", result.command},
                      {"kernels", nlohmann::json::array()}, {"log", result.log},
                      {"from_cache", result.fromCache}, {"notes", result.notes}};
     for (const auto& k : result.kernels) j["kernels"].push_back(toJson(k));
     if (!a.ptxOut.empty()) j["ptx_out"] = a.ptxOut;
+    if (!a.cubinOut.empty()) j["cubin_out"] = a.cubinOut;
+    if (!a.sassOut.empty()) j["sass_out"] = a.sassOut;
     std::cout << j.dump(2) << "\n";
     return;
   }
@@ -122,6 +131,8 @@ void run(const CompileArgs& a) {
                            result.kernels.size() == 1 ? "" : "s");
   std::cout << table(result.kernels);
   if (!a.ptxOut.empty()) std::cout << fmt::format("PTX written to {}\n", a.ptxOut);
+  if (!a.cubinOut.empty()) std::cout << fmt::format("cubin written to {}\n", a.cubinOut);
+  if (!a.sassOut.empty()) std::cout << fmt::format("SASS (nvdisasm -hex -gi -c) written to {}\n", a.sassOut);
 }
 
 }  // namespace
@@ -136,6 +147,9 @@ void registerCompileCommand(CLI::App& app, Context&) {
                  "(\"scale<float>\"), its signature or its mangled name");
   app.add_flag("--json", args->json, "Print JSON instead of a table");
   app.add_option("--ptx-out", args->ptxOut, "Write the module's PTX to this file");
+  app.add_option("--cubin-out", args->cubinOut, "Write the cubin ptxas made of it to this file");
+  app.add_option("--sass-out", args->sassOut,
+                 "Write the cubin's disassembly (nvdisasm -hex -gi -c, what `teg sass` reads) to this file");
   addCompileFlags(app, args->compile);
   app.add_option("nvcc-args", args->nvccArgs,
                  "Extra nvcc arguments, after `--` (e.g. -- -maxrregcount=32 -DN=1024)");

@@ -44,6 +44,7 @@ void registerOccupancyCommand(CLI::App& app, Context& context);
 void registerModelCommand(CLI::App& app, Context& context);
 void registerCompileCommand(CLI::App& app, Context& context);
 void registerPtxCommand(CLI::App& app, Context& context);
+void registerSassCommand(CLI::App& app, Context& context);
 void registerRunCommand(CLI::App& app, Context& context);
 void registerPredictCommand(CLI::App& app, Context& context);
 void registerBoundCommand(CLI::App& app, Context& context);

@@ -33,6 +33,8 @@ constexpr CommandEntry kCommands[] = {
     {"compile", "Compile a .cu with nvcc and report each kernel's ptxas resources",
      registerCompileCommand},
     {"ptx", "Read PTX: statistics, parse check, round trip", registerPtxCommand},
+    {"sass", "Read the SASS the GPU runs (nvdisasm): control words, source lines, mix per block and line",
+     registerSassCommand},
     {"run", "Run a kernel on the functional emulator: results, --check, per-line warp statistics",
      registerRunCommand},
     {"predict", "Predict a kernel's cycles and time on a GPU with the TEG timing engine, and explain them",

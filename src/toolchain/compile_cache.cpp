@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 // Bumped when the entry layout or what a key covers changes, so old entries simply miss.
-constexpr int kEntryFormat = 1;
+constexpr int kEntryFormat = 2;  // 2: the cubin is kept too
 
 std::string envOrEmpty(const char* name) {
   const char* v = std::getenv(name);
@@ -78,8 +78,9 @@ std::optional<CachedCompile> CompileCache::load(const std::string& key) const {
   try {
     const json j = json::from_cbor(bytes);
     if (j.at("format").get<int>() != kEntryFormat || j.at("key").get<std::string>() != key) return std::nullopt;
-    CachedCompile entry{text(j.at("ptx")), text(j.at("log")), j.at("command").get<std::vector<std::string>>()};
-    if (sha256Hex(entry.ptx + entry.log) != j.at("checksum").get<std::string>()) return std::nullopt;
+    CachedCompile entry{text(j.at("ptx")), text(j.at("cubin")), text(j.at("log")),
+                        j.at("command").get<std::vector<std::string>>()};
+    if (sha256Hex(entry.ptx + entry.cubin + entry.log) != j.at("checksum").get<std::string>()) return std::nullopt;
     for (const auto& dep : j.at("dependencies"))
       if (contentHash(dep.at("path").get<std::string>()) != dep.at("sha256").get<std::string>()) return std::nullopt;
     return entry;
@@ -97,8 +98,9 @@ void CompileCache::store(const std::string& key, const CachedCompile& entry,
     deps.push_back({{"path", path}, {"sha256", *hash}});
   }
   const json j = {{"format", kEntryFormat},          {"key", key},
-                  {"ptx", binary(entry.ptx)},         {"log", binary(entry.log)},
-                  {"command", entry.command},         {"checksum", sha256Hex(entry.ptx + entry.log)},
+                  {"ptx", binary(entry.ptx)},         {"cubin", binary(entry.cubin)},
+                  {"log", binary(entry.log)},         {"command", entry.command},
+                  {"checksum", sha256Hex(entry.ptx + entry.cubin + entry.log)},
                   {"dependencies", std::move(deps)}};
   try {
     const fs::path path = entryPath(key);

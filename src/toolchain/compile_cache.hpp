@@ -1,5 +1,5 @@
 // The compile cache: nvcc takes seconds, and a user runs `teg predict` on the same kernel again
-// and again. An entry is the PTX and ptxas log of one nvcc run, stored under a key made of
+// and again. An entry is the PTX, cubin and ptxas log of one nvcc run, stored under a key made of
 // everything that decides them — nvcc's path and `--version` text, the working directory, the
 // arguments, the source's content — and valid only while every file the compile read (the
 // source and the headers nvcc's -MMD listed) still has the content it had. Entries are written
@@ -24,6 +24,7 @@ std::optional<std::filesystem::path> compileCacheDirectory();
 
 struct CachedCompile {
   std::string ptx;
+  std::string cubin;
   std::string log;
   std::vector<std::string> command;
 };

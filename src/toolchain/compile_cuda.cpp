@@ -164,6 +164,7 @@ CompileResult compileCuda(const std::string& cuPath, const CompileOptions& optio
       if (auto hit = cache->load(key)) {
         CompileResult result;
         result.ptx = std::move(hit->ptx);
+        result.cubin = std::move(hit->cubin);
         result.log = std::move(hit->log);
         result.command = std::move(hit->command);
         result.kernels = parsePtxasVerbose(result.log);
@@ -206,12 +207,15 @@ CompileResult compileCuda(const std::string& cuPath, const CompileOptions& optio
     throw Error(SourceLocation{cuPath}, "nvcc failed (exit " + std::to_string(ran.exitCode) +
                                             "):\n" + result.log);
   result.ptx = readInputFile(keptPtx(keep, source.stem().string(), options.arch).string());
+  // A user's own -gencode list makes nvcc refuse -cubin -o with several outputs before it gets
+  // here; one cubin is what a successful run leaves.
+  if (const fs::path cubin = scratch.path() / "module.cubin"; fs::exists(cubin)) result.cubin = readInputFile(cubin.string());
   result.kernels = parsePtxasVerbose(result.log);
   if (cache) {
     std::vector<std::string> dependencies{absolute(cuPath)};
     try {
       for (const auto& d : parseDependencyFile(readInputFile(dependencyFile.string()))) dependencies.push_back(absolute(d));
-      cache->store(key, CachedCompile{result.ptx, result.log, result.command}, dependencies);
+      cache->store(key, CachedCompile{result.ptx, result.cubin, result.log, result.command}, dependencies);
     } catch (const Error&) {
       // No dependency list (a user flag replaced -MF): the result is good, only not cached.
     }

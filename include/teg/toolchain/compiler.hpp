@@ -53,6 +53,8 @@ struct CompileOptions {
 
 struct CompileResult {
   std::string ptx;                        // the module's PTX text
+  std::string cubin;                      // the module ptxas assembled (ELF bytes): what the GPU
+                                          // runs, for nvdisasm (disassembler.hpp)
   std::vector<KernelResources> kernels;   // one per function ptxas reported
   std::string log;                        // nvcc's stderr (warnings), verbatim
   std::vector<std::string> command;       // the nvcc command line that was run
@@ -81,7 +83,8 @@ std::string findNvcc(const NvccSearch& search);
 std::string findNvcc();  // findNvcc(nvccSearchFromEnvironment())
 
 // Compiles `cuPath` with one nvcc run (`-cubin -lineinfo -arch=<arch> -Xptxas -v --keep`): the
-// PTX is the exact module ptxas assembled, the resources are what it reported. On a compiler
+// PTX is the exact module ptxas assembled, the cubin what it assembled it into, the resources
+// are what it reported. On a compiler
 // error throws teg::Error whose message carries nvcc's own diagnostics verbatim; an nvcc that
 // runs past the timeout is killed with everything it started, and the error names the limit.
 // A repeated compile of unchanged files with the same flags and toolkit comes from the compile

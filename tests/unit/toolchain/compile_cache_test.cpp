@@ -103,6 +103,10 @@ TEST_F(CompileCacheTest, ASecondCompileComesFromTheCache) {
   const CompileResult second = compile(options());
   EXPECT_TRUE(second.fromCache);
   EXPECT_EQ(second.ptx, first.ptx);
+  // The cubin is kept too (an ELF file: "\x7fELF"), for nvdisasm.
+  ASSERT_GE(first.cubin.size(), 4u);
+  EXPECT_EQ(first.cubin.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(second.cubin, first.cubin);
   EXPECT_EQ(second.log, first.log);
   EXPECT_EQ(second.command, first.command);
   ASSERT_EQ(second.kernels.size(), 1u);
