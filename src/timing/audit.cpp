@@ -34,7 +34,9 @@ void classify(const Device::Figure& f, const Device& d, const device::DeviceData
   // begins "derived" states its rule. Anything else is unclassified, not guessed.
   if (basis.empty()) {
     if (startsWith(f.key, "latency.")) basis = "measured";
-    else if (startsWith(f.source, "derived")) basis = "derived";
+    // A rule applied beyond the products it was stated for says so in its note ("assumed: no
+    // published Blackwell L2 throughput was found; the H800's rate per MB is used").
+    else if (startsWith(f.source, "derived")) basis = startsWith(f.note, "assumed") ? "assumed" : "derived";
   }
   if (basis == "measured") {
     if (on.empty()) on = f.definedById;
@@ -155,6 +157,16 @@ DeviceAudit auditTimingFigures(const Device& d, const device::DeviceDatabase& db
     }
     if (!add(label, defaultKey)) a.entries.push_back(fallback(label, "-", "no figure (the timing model refuses the device)"));
   }
+
+  // Memory figures of the later mechanisms (config.cpp): the far half of a split L2 (read only
+  // where memory.l2_partitions > 1) and the sustained DRAM bandwidth behind the read/write
+  // turnaround.
+  if (const Device::Figure* parts = figureOf(d, "memory.l2_partitions"); parts != nullptr && parts->value != "1") {
+    add("L2 partitions", "memory.l2_partitions");
+    if (!add("far L2 latency", "latency.l2_far"))
+      a.entries.push_back(fallback("far L2 latency", "-", "no latency.l2_far: every L2 hit takes the near latency"));
+  }
+  add("sustained DRAM bandwidth", "memory.dram_sustained_gbs");
 
   // Every other timing.* figure the device carries (L2 bandwidth, block launch, same-warp
   // intervals, what later mechanisms add), in file order.
