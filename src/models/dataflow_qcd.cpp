@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model_parameters.hpp"
 #include "teg/support/data_dir.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
@@ -38,12 +39,7 @@ std::string hoppingMatrixDataFile() { return dataDirectory() + "/models/hopping_
 
 HoppingMatrixData hoppingMatrixData(const std::string& file) {
   const nlohmann::json data = readJsonFile(file);
-  const auto value = [&](const char* key) {
-    const auto& params = data.value("parameters", nlohmann::json::object());
-    if (!params.contains(key) || !params.at(key).contains("value") || !params.at(key).at("value").is_number())
-      throw Error(fmt::format("{}: parameters/{}: expected {{\"value\": <number>, \"source\": ...}}", file, key));
-    return params.at(key).at("value").get<double>();
-  };
+  const auto value = [&](const char* key) { return detail::modelParameter(data, file, key); };
   HoppingMatrixData d;
   d.flopsPerSite = value("flops_per_site");
   d.spinorBytes = value("spinor_bytes");

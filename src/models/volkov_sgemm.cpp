@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "model_parameters.hpp"
 #include "teg/support/data_dir.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/json_file.hpp"
@@ -40,12 +41,7 @@ std::string volkovSgemmDataFile() { return dataDirectory() + "/models/volkov_sge
 
 VolkovSgemmParameters volkovSgemmExample1(const std::string& file) {
   const nlohmann::json data = readJsonFile(file);
-  const auto value = [&](const char* key) {
-    const auto& params = data.value("parameters", nlohmann::json::object());
-    if (!params.contains(key) || !params.at(key).contains("value") || !params.at(key).at("value").is_number())
-      throw Error(fmt::format("{}: parameters/{}: expected {{\"value\": <number>, \"source\": ...}}", file, key));
-    return params.at(key).at("value").get<double>();
-  };
+  const auto value = [&](const char* key) { return detail::modelParameter(data, file, key); };
   VolkovSgemmParameters p;
   p.globalLatency = value("global_latency");
   p.movCyclesPerWarp = value("mov_cycles_per_warp");

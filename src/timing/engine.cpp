@@ -246,18 +246,17 @@ struct TimingEngine::Impl {
     return blocks;
   }
 
-  // The distinct sectors of the global atomics of the simulated SM's first `count` blocks.
-  std::vector<std::uint64_t> firstWaveAtomicSectors(const std::vector<detail::BlockTrace>& traced,
-                                                    std::size_t count) const {
+  // The distinct sectors that the instructions `selected` picks touch in the simulated SM's first
+  // `count` blocks, sorted.
+  template <typename Selected>
+  std::vector<std::uint64_t> firstWaveSectorsOf(const std::vector<detail::BlockTrace>& traced, std::size_t count,
+                                                Selected selected) const {
     std::vector<std::uint64_t> sectors;
     for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
       const detail::BlockTrace& block = traced[b];
       for (const auto& warp : block.warps)
         for (const detail::WarpOp& op : warp) {
-          const auto& s = kernel.instructions[op.pc];
-          if (op.memory == detail::kNoMemory || s.kind != trace::InstrKind::Atomic ||
-              s.space != trace::MemorySpace::Global)
-            continue;
+          if (op.memory == detail::kNoMemory || !selected(kernel.instructions[op.pc])) continue;
           const detail::MemoryRequest& m = block.memory[op.memory];
           sectors.insert(sectors.end(), block.sectors.begin() + m.firstSector,
                          block.sectors.begin() + m.firstSector + m.sectorCount);
@@ -268,24 +267,17 @@ struct TimingEngine::Impl {
     return sectors;
   }
 
+  // The distinct sectors of the global atomics of the simulated SM's first `count` blocks.
+  std::vector<std::uint64_t> firstWaveAtomicSectors(const std::vector<detail::BlockTrace>& traced,
+                                                    std::size_t count) const {
+    return firstWaveSectorsOf(traced, count, [](const trace::StaticInstruction& s) {
+      return s.kind == trace::InstrKind::Atomic && s.space == trace::MemorySpace::Global;
+    });
+  }
+
   // The distinct sectors the simulated SM's first `count` blocks read (readsSharableData), sorted.
   std::vector<std::uint64_t> firstWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t count) const {
-    std::vector<std::uint64_t> sectors;
-    for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
-      const detail::BlockTrace& block = traced[b];
-      for (const auto& warp : block.warps)
-        for (const detail::WarpOp& op : warp) {
-          if (op.memory == detail::kNoMemory) continue;
-          const auto& s = kernel.instructions[op.pc];
-          if (!readsSharableData(s)) continue;
-          const detail::MemoryRequest& m = block.memory[op.memory];
-          sectors.insert(sectors.end(), block.sectors.begin() + m.firstSector,
-                         block.sectors.begin() + m.firstSector + m.sectorCount);
-        }
-    }
-    std::sort(sectors.begin(), sectors.end());
-    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-    return sectors;
+    return firstWaveSectorsOf(traced, count, [](const trace::StaticInstruction& s) { return readsSharableData(s); });
   }
 
   // Compute capability 1.x: the transactions of the half-warp segment rules, each moving all of
