@@ -398,8 +398,9 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
         const double timeS = cycles / (p.config.clockMhz * 1e6);
         switch (suite.metric) {
           case ValidationMetric::Cycles: rr.models[model] = cycles; break;
-          case ValidationMetric::BandwidthGBs: rr.models[model] = suite.bytes / timeS / 1e9; break;
-          case ValidationMetric::BytesPerCycle: rr.models[model] = suite.bytes / cycles; break;
+          case ValidationMetric::BandwidthGBs: rr.models[model] = bytes / timeS / 1e9; break;
+          case ValidationMetric::BytesPerCycle: rr.models[model] = bytes / cycles; break;
+          case ValidationMetric::Gflops: rr.models[model] = suite.flops / timeS / 1e9; break;
           default: break;
         }
       }
