@@ -1,4 +1,4 @@
-// The SGEMM step-by-step family of Kabir-K/GEMM-Worklog (commit history of 2025; README
+// The SGEMM step-by-step family of github.com/Kabir-K/GEMM-Worklog (its README at commit
 // 2c1bee74f74018e404d8e0de9dbf6e378beed847 gives the RTX 4060 measurements), written again
 // kernel by kernel for teg's validation: the same tile sizes, thread counts, index arithmetic and
 // launch shapes as the measured programs, including their quirks, because the timing depends on
