@@ -150,9 +150,9 @@ Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) :
         if (b->type != ScalarType::U64 && b->type != ScalarType::I64)
           throw Error(fmt::format("argument '{}': a pointer_cycle needs a u64 or i64 buffer (it holds addresses)", arg.name));
         const std::uint64_t bytes = b->count * 8;
-        const std::uint64_t address = addZeroedBuffer(arg.name, bytes);
+        const std::uint64_t address = addZeroedBuffer(arg.name, bytes, b->marginBytes);
         const std::vector<std::byte> contents = pointerCycle(bytes, address, *cycle);
-        std::memcpy(impl_->global.byName(arg.name)->data.data(), contents.data(), contents.size());
+        std::memcpy(impl_->global.byName(arg.name)->user().data(), contents.data(), contents.size());
         continue;
       }
       if (std::holds_alternative<ZerosInit>(b->init)) {

@@ -4,6 +4,8 @@
 // faults and the message says how large a margin would cover it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emu_test_util.hpp"
@@ -114,6 +116,39 @@ TEST(BufferMargin, TheLaunchFileGivesItInBytesWithinALimit) {
       EXPECT_NE(std::string(e.what()).find("margin"), std::string::npos) << e.what();
     }
   }
+}
+
+// A pointer cycle (the launch's "pointer_cycle") holds its own buffer's addresses: with a margin
+// they must still point into the buffer itself, one per 64-byte segment, every segment once, and
+// the margin must be there (it was silently dropped for pointer-cycle buffers).
+TEST(BufferMargin, APointerCycleWithAMarginPointsIntoTheBufferItself) {
+  // The kernel reads the 8 bytes before the buffer: only the margin makes that legal.
+  const ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  ld.global.u64 %rd2, [%rd1+-8];
+  ret;
+}
+)");
+  const auto launch = parseLaunch(R"({"source": "k.ptx", "kernel": "k", "grid": 1, "block": 1, "args": [
+      {"name": "p", "buffer": {"type": "u64", "count": 64, "margin": 256, "init": {"pointer_cycle": {"stride": 64, "seed": 3}}}}]})",
+                                  "/work/l.json");
+  Emulator e(m, launch);
+  e.run({});
+  const std::uint64_t base = e.bufferAddress("p");
+  const auto words = readAs<std::uint64_t>(e.buffer("p"));
+  ASSERT_EQ(words.size(), 64u);
+  std::vector<bool> seen(8, false);
+  for (std::size_t segment = 0; segment < 8; ++segment) {
+    const std::uint64_t next = words[segment * 8];
+    ASSERT_GE(next, base);
+    ASSERT_LT(next, base + 512);
+    ASSERT_EQ((next - base) % 64, 0u);
+    seen[(next - base) / 64] = true;
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 8);
 }
 
 }  // namespace
