@@ -301,7 +301,9 @@ TEST(TimingFigures, MeasuredSustainedDramBandwidthIsTheMemoryThroughputRow) {
     ASSERT_NE(found, rows.end()) << source;
     const auto& [value, unit] = found->second;
     const double gbs = unit == "GiB/s" ? value * 1.073741824 : value;
-    if (unit != "GiB/s") EXPECT_EQ(unit, "GB/s");
+    if (unit != "GiB/s") {
+      EXPECT_EQ(unit, "GB/s");
+    }
     EXPECT_NEAR(d.memory.dramSustainedGBs, gbs, 0.05);
     ++checked;
   }
