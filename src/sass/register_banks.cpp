@@ -25,9 +25,11 @@ std::optional<RegisterBankLayout> registerBankLayout(const std::string& arch, st
       out.arch = arch;
       out.banks = l.at("banks").get<int>();
       out.readsPerBank = l.at("reads_per_bank").get<int>();
+      out.penaltyCycles = l.at("penalty_cycles").get<double>();
       const std::string key = l.at("source").get<std::string>();
-      out.source = j.at("sources").at(key).get<std::string>();
-      if (out.banks < 1 || out.readsPerBank < 1) throw Error(fmt::format("{}: {}: banks and reads_per_bank must be >= 1", path, arch));
+      out.source = j.at("sources").at(key).at("cite").get<std::string>();
+      if (out.banks < 1 || out.readsPerBank < 1 || out.penaltyCycles < 0)
+        throw Error(fmt::format("{}: {}: banks and reads_per_bank must be >= 1, penalty_cycles >= 0", path, arch));
       return out;
     }
   } catch (const nlohmann::json::exception& e) {
