@@ -36,8 +36,8 @@ TEST(BoundSass, TheVectorLoadSuggestionRecomputesTheIssueBoundWithFewerLoads) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   if (sassMissing(j)) GTEST_SKIP() << "nvdisasm not installed";
-  // matmul_abt_padded reads a padded row of A (stride TILE + 1 floats): ptxas cannot prove 16-byte
-  // alignment, so its sm_75 SASS keeps four scalar LDS per float4's worth of words.
+  // matmul_abt_padded reads Bs[tx][k], rows padded to TILE + 1 floats: ptxas cannot prove 16-byte
+  // alignment, so its sm_75 SASS keeps four scalar LDS per float4's worth of adjacent words.
   const auto& v = j.at("vector_loads");
   ASSERT_FALSE(v.is_null());
   const double scalar = v.at("scalar_lds"), vector = v.at("vector_lds");
