@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
+#include <tuple>
 
 namespace teg::analysis {
 
@@ -12,6 +14,20 @@ namespace {
 using device::InstructionClass;
 
 std::string count(double v) { return fmt::format("{:.4g}", v); }
+
+// Largest first; the binding bound and the prediction's fraction of it.
+void rank(BoundReport& b) {
+  std::stable_sort(b.bounds.begin(), b.bounds.end(),
+                   [](const ResourceBound& x, const ResourceBound& y) { return x.cycles > y.cycles; });
+  if (!b.bounds.empty()) {
+    b.binding = b.bounds.front().resource;
+    b.fractionOfBound = b.predictedCycles > 0 ? b.bounds.front().cycles / b.predictedCycles : 0;
+  }
+}
+
+std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+constexpr const char* kBankBound = "issue + register banks";
 
 }  // namespace
 
@@ -104,16 +120,79 @@ BoundReport boundsOf(const Prediction& p) {
                                     "{} blocks resident",
                                     sum / static_cast<double>(p.criticalPathBlockCycles.size()), longest, resident)});
   }
-  std::stable_sort(b.bounds.begin(), b.bounds.end(),
-                   [](const ResourceBound& x, const ResourceBound& y) { return x.cycles > y.cycles; });
-  if (!b.bounds.empty()) {
-    b.binding = b.bounds.front().resource;
-    b.fractionOfBound = b.predictedCycles > 0 ? b.bounds.front().cycles / b.predictedCycles : 0;
-  }
+  rank(b);
   b.removingWhatIf = whatIfRemoving(b.binding, p);
   b.notEvaluated.push_back(
       "register banks: the trace is PTX, whose registers are virtual; the bank a physical register sits in (Kepler: "
       "seed 000 Table 4.1, data/models/sgemm_bound.json) is known only after ptxas allocates them");
+  return b;
+}
+
+BoundReport sassBoundsOf(const Prediction& p, const SassFacts& sass) {
+  BoundReport b = boundsOf(p);
+  std::erase_if(b.notEvaluated, [](const std::string& n) { return n.rfind("register banks", 0) == 0; });
+  // How many times a warp ran each source line: the mean executions of its PTX instructions
+  // (a line's SASS runs as often as its PTX; SASS and PTX carry the same -lineinfo lines).
+  std::map<std::pair<std::string, int>, std::pair<double, double>> executions;  // (file, line) -> (sum, count)
+  const auto& k = p.kernel;
+  for (std::size_t pc = 0; pc < k.instructions.size() && pc < p.result.perInstruction.size(); ++pc) {
+    const auto& s = k.instructions[pc];
+    if (s.sourceLine <= 0 || s.sourceFile < 0 || static_cast<std::size_t>(s.sourceFile) >= k.sourceFiles.size()) continue;
+    auto& [sum, n] = executions[{fileName(k.sourceFiles[static_cast<std::size_t>(s.sourceFile)]), s.sourceLine}];
+    sum += static_cast<double>(p.result.perInstruction[pc].executions);
+    n += 1;
+  }
+  double conflicts = 0, scalarLoads = 0, vectorLoads = 0;
+  for (const auto& line : sass.lines) {
+    const auto it = executions.find({fileName(line.file), line.line});
+    if (it == executions.end() || it->second.second == 0) continue;
+    const double runs = it->second.first / it->second.second;
+    conflicts += runs * line.bankConflictCycles;
+    scalarLoads += runs * line.vectorisableLoads;
+    vectorLoads += runs * line.vectorLoads;
+  }
+  const timing::TimingConfig& c = p.config;
+  const double schedulers = std::max(1, c.schedulers);
+  const double msPerCycle = c.clockMhz > 0 ? 1.0 / (c.clockMhz * 1e3) : 0;
+  const auto issue = std::find_if(b.bounds.begin(), b.bounds.end(), [](const ResourceBound& r) { return r.resource == "issue"; });
+  const double issueCycles = issue == b.bounds.end() ? 0 : issue->cycles;
+  if (sass.bankLayoutKnown) {
+    // A conflicting instruction's extra read delays its warp's issue by the layout's penalty (one
+    // cycle where a bank serves its reads one after another; 0.274 measured on Turing), so the
+    // issue slots grow by conflicts x penalty (Jia 2018: remapping registers to avoid them sped
+    // an SGEMM up by about 15 %).
+    b.bankConflictCycles = conflicts * b.scale;
+    const double cycles = issueCycles + b.bankConflictCycles * sass.bankPenaltyCycles / schedulers;
+    b.bounds.push_back({kBankBound, cycles, cycles * msPerCycle,
+                        fmt::format("issue slots plus {} extra register reads of bank conflicts in the {} SASS, {:g} "
+                                    "cycles each, on {} schedulers ({})",
+                                    count(b.bankConflictCycles), sass.arch, sass.bankPenaltyCycles, c.schedulers,
+                                    sass.bankLayout)});
+  } else {
+    b.notEvaluated.push_back("register banks: " + sass.bankLayout);
+  }
+  rank(b);
+  b.removingWhatIf = whatIfRemoving(b.binding, p);
+  if (scalarLoads > vectorLoads) {
+    VectorLoadSuggestion v;
+    v.scalarLoads = scalarLoads * b.scale;
+    v.vectorLoads = vectorLoads * b.scale;
+    const double saved = (v.scalarLoads - v.vectorLoads) * c.issueIntervalCycles / schedulers;
+    v.issueCyclesBefore = issueCycles;
+    v.issueCyclesAfter = std::max(0.0, issueCycles - saved);
+    BoundReport after = b;
+    for (auto& r : after.bounds)
+      if (r.resource == "issue" || r.resource == kBankBound) {
+        r.cycles = std::max(0.0, r.cycles - saved);
+        r.timeMs = r.cycles * msPerCycle;
+      }
+    rank(after);
+    v.boundCyclesBefore = b.bounds.empty() ? 0 : b.bounds.front().cycles;
+    v.boundCyclesAfter = after.bounds.empty() ? 0 : after.bounds.front().cycles;
+    v.boundMsAfter = v.boundCyclesAfter * msPerCycle;
+    v.bindingAfter = after.binding;
+    b.vectorLoads = v;
+  }
   return b;
 }
 

@@ -1,6 +1,8 @@
 #include "teg/analysis/critical_path.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
 
 namespace teg::analysis {
 
@@ -59,6 +61,24 @@ double optimisticLatency(const timing::TimingConfig& c, const trace::StaticInstr
   }
 }
 
+// bar.sync 0 / barrier.sync.aligned 0 / bar.red.popc.u32 %r, 0, %p: every warp of the block takes
+// part. A thread-count operand (bar.sync 1, 64) names a subset; bar.arrive does not wait.
+bool blockWideBarrier(const trace::StaticInstruction& s) {
+  if (s.kind != InstrKind::Barrier) return false;
+  const std::string m = trace::mnemonicOf(s.text);
+  if (m.find("arrive") != std::string::npos) return false;
+  const auto starts = [&](std::initializer_list<const char*> prefixes) {
+    for (const char* p : prefixes)
+      if (m.rfind(p, 0) == 0) return true;
+    return false;
+  };
+  const bool red = starts({"bar.red", "barrier.red", "bar.cta.red", "barrier.cta.red"});
+  const bool sync = starts({"bar.sync", "barrier.sync", "bar.cta.sync", "barrier.cta.sync"});
+  if (!red && !sync) return false;
+  const auto operands = std::count(s.text.begin(), s.text.end(), ',') + 1;
+  return red ? operands == 3 : operands == 1;
+}
+
 }  // namespace
 
 CriticalPath::CriticalPath(const timing::TimingConfig& config, std::vector<std::uint64_t> blocks)
@@ -68,9 +88,11 @@ CriticalPath::CriticalPath(const timing::TimingConfig& config, std::vector<std::
 
 void CriticalPath::beginKernel(const trace::KernelInfo& kernel) {
   latencyOf_.clear();
+  joins_.clear();
   registers_ = 0;
   for (const auto& s : kernel.instructions) {
     latencyOf_.push_back(optimisticLatency(config_, s));
+    joins_.push_back(blockWideBarrier(s));
     for (const auto r : s.defs) registers_ = std::max(registers_, r + 1);
     for (const auto r : s.uses) registers_ = std::max(registers_, r + 1);
   }
@@ -82,6 +104,7 @@ void CriticalPath::beginKernel(const trace::KernelInfo& kernel) {
 void CriticalPath::beginBlock(std::uint32_t block) {
   counting_ = std::binary_search(blocks_.begin(), blocks_.end(), std::uint64_t{block});
   warps_.clear();
+  release_.clear();
 }
 
 void CriticalPath::instruction(const trace::WarpInstruction& record) {
@@ -90,8 +113,19 @@ void CriticalPath::instruction(const trace::WarpInstruction& record) {
   Warp& w = warps_[record.warp];
   if (w.ready.empty()) w.ready.assign(registers_, 0.0);
   const auto& s = instructions_[record.pc];
-  double start = 0;
+  if (w.atBarrier) {  // every warp has reached that barrier by now (see the header)
+    w.floor = std::max(w.floor, release_[w.barriers - 1]);
+    w.atBarrier = false;
+  }
+  double start = w.floor;
   for (const auto r : s.uses) start = std::max(start, w.ready[r]);
+  if (joins_[record.pc]) {
+    const double arrival = std::max(start, w.end);
+    if (release_.size() <= w.barriers) release_.resize(w.barriers + 1, 0.0);
+    release_[w.barriers] = std::max(release_[w.barriers], arrival);
+    ++w.barriers;
+    w.atBarrier = true;
+  }
   const double latency = latencyOf_[record.pc];
   if (latency < 0) {  // fused multiply: its result is its operands, consumed by the add's issue
     for (const auto r : s.defs) w.ready[r] = start;

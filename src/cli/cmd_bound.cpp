@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "bound_sass.hpp"
 #include "predict_options.hpp"
 #include "teg/analysis/bounds.hpp"
 #include "teg/analysis/what_if.hpp"
@@ -18,6 +19,13 @@ namespace teg::cli {
 
 namespace {
 
+nlohmann::json vectorLoadsJson(const analysis::VectorLoadSuggestion& v) {
+  return {{"scalar_lds", v.scalarLoads}, {"vector_lds", v.vectorLoads}, {"issue_cycles_before", v.issueCyclesBefore},
+          {"issue_cycles_after", v.issueCyclesAfter}, {"bound_cycles_before", v.boundCyclesBefore},
+          {"bound_cycles_after", v.boundCyclesAfter}, {"bound_time_ms_after", v.boundMsAfter},
+          {"binding_after", v.bindingAfter}};
+}
+
 nlohmann::json boundsJson(const analysis::BoundReport& b) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : b.bounds)
@@ -27,8 +35,11 @@ nlohmann::json boundsJson(const analysis::BoundReport& b) {
   return {{"bounds", rows}, {"binding", b.binding}, {"predicted_time_ms", b.predictedMs},
           {"predicted_cycles", b.predictedCycles}, {"fraction_of_bound", b.fractionOfBound},
           {"blocks_scale", b.scale}, {"not_evaluated", b.notEvaluated},
-          {"removing_what_if", b.removingWhatIf}};
+          {"removing_what_if", b.removingWhatIf}, {"bank_conflict_cycles", b.bankConflictCycles},
+          {"vector_loads", b.vectorLoads ? vectorLoadsJson(*b.vectorLoads) : nlohmann::json(nullptr)}};
 }
+
+std::string count(double v) { return fmt::format("{:.4g}", v); }
 
 std::string ms(double v) { return fmt::format("{:.4g} ms", v); }
 
@@ -49,7 +60,11 @@ void registerBoundCommand(CLI::App& app, Context& context) {
       progress.update(stage, done, total);
     };
     const analysis::Prediction p = analysis::predict(request);
-    const analysis::BoundReport b = analysis::boundsOf(p);
+    // The SASS adds the register banks and the vector-load suggestion where it can be read.
+    std::string noSass;
+    const auto sass = sassFactsOf(request, noSass);
+    analysis::BoundReport b = sass ? analysis::sassBoundsOf(p, *sass) : analysis::boundsOf(p);
+    if (!sass) b.notEvaluated.push_back("the SASS: " + noSass);
     std::optional<analysis::BoundReport> after;
     if (*removeBinding && !b.removingWhatIf.empty()) {
       analysis::PredictRequest again = request;
@@ -60,7 +75,7 @@ void registerBoundCommand(CLI::App& app, Context& context) {
       // The bounds of the what-if run are those of its configuration (dram-bw=x2 doubles the share).
       analysis::applyWhatIf(b.removingWhatIf, static_cast<int>(q.kernel.warpsPerBlock()), q.occupancy.blocksPerSm,
                             q.config);
-      after = analysis::boundsOf(q);
+      after = sass ? analysis::sassBoundsOf(q, *sass) : analysis::boundsOf(q);
     }
     progress.finish();
     if (a->json) {
@@ -88,6 +103,16 @@ void registerBoundCommand(CLI::App& app, Context& context) {
     if (b.scale != 1)
       std::cout << fmt::format("(counts from the simulated blocks x {:.4g}: the blocks the busiest SM runs)\n", b.scale);
     for (const auto& n : b.notEvaluated) std::cout << "not evaluated: " << n << "\n";
+    if (b.vectorLoads) {
+      const auto& v = *b.vectorLoads;
+      const double msPerCycle = top.cycles > 0 ? top.timeMs / top.cycles : 0;
+      std::cout << fmt::format(
+          "\nwith vector shared loads: {} scalar LDS of adjacent words feeding FFMAs (SASS), {} LDS.128/LDS.64 would load "
+          "the same\n  issue bound {} -> {}; binding bound {} -> {} ({}): the bound rises {:.0f} %\n",
+          count(v.scalarLoads), count(v.vectorLoads), ms(v.issueCyclesBefore * msPerCycle), ms(v.issueCyclesAfter * msPerCycle),
+          ms(v.boundCyclesBefore * msPerCycle), ms(v.boundMsAfter), v.bindingAfter,
+          v.boundCyclesAfter > 0 ? 100 * (v.boundCyclesBefore / v.boundCyclesAfter - 1) : 0);
+    }
     if (after)
       std::cout << fmt::format("\nwhat-if {}: predicted {} (was {}); bound {} by {}, {:.0f} % of it\n", b.removingWhatIf,
                                ms(after->predictedMs), ms(b.predictedMs),

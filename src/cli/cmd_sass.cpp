@@ -2,17 +2,21 @@
 // decoded control word (stall, yield, barriers, wait mask, reuse) and the source line beside
 // each; `stats` gives the instruction mix per kernel, basic block and source line. The input is
 // a .cu (compiled with nvcc, its cubin disassembled with nvdisasm), a .cubin (disassembled), or
-// nvdisasm's text itself (any other name).
+// nvdisasm's text itself (any other name). `lines` is the source view: each CUDA line's text,
+// then the SASS attributed to it, with the line's mix, loads by width and stall cycles.
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "compile_flags.hpp"
 #include "teg/report/table.hpp"
 #include "teg/sass/cfg.hpp"
+#include "teg/sass/lines.hpp"
 #include "teg/sass/parser.hpp"
 #include "teg/sass/printer.hpp"
 #include "teg/sass/stats.hpp"
@@ -36,6 +40,7 @@ struct Options {
   std::string kernel;
   bool json = false;
   bool allFunctions = false;
+  std::string sourceDir;  // lines: where to find sources whose printed path does not exist here
   toolchain::CompileOptions compile;
 };
 
@@ -246,6 +251,119 @@ void runStats(const Options& o) {
   }
 }
 
+// The text of source lines, read once per file. nvdisasm prints the path nvcc was given; when
+// that path does not exist here (a cubin from elsewhere), the file of that name in --source-dir,
+// else beside the input.
+class SourceTexts {
+ public:
+  SourceTexts(std::string input, std::string sourceDir) : input_(std::move(input)), sourceDir_(std::move(sourceDir)) {}
+  std::string line(const std::string& file, int line) {
+    auto it = files_.find(file);
+    if (it == files_.end()) it = files_.emplace(file, load(file)).first;
+    const auto& lines = it->second;
+    if (line < 1 || static_cast<std::size_t>(line) > lines.size()) return "";
+    return lines[static_cast<std::size_t>(line - 1)];
+  }
+
+ private:
+  std::vector<std::string> load(const std::string& file) const {
+    namespace fs = std::filesystem;
+    fs::path path = file;
+    if (!fs::exists(path) && !sourceDir_.empty()) path = fs::path(sourceDir_) / fs::path(file).filename();
+    if (!fs::exists(path)) path = fs::path(input_).parent_path() / fs::path(file).filename();
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  }
+  std::string input_, sourceDir_;
+  std::map<std::string, std::vector<std::string>> files_;
+};
+
+std::string trimmed(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::string loadsText(const char* opcode, const std::map<int, std::uint32_t>& loads) {
+  std::string out;
+  for (const auto& [bytes, n] : loads)
+    out += fmt::format("{}{}{} x{}", out.empty() ? "" : ", ", opcode, bytes > 4 ? fmt::format(".{}", bytes * 8) : "", n);
+  return out;
+}
+
+json loadsJson(const std::map<int, std::uint32_t>& loads) {
+  json j = json::object();
+  for (const auto& [bytes, n] : loads) j[std::to_string(bytes * 8)] = n;
+  return j;
+}
+
+std::string inlinedText(const sass::Module& m, int source) {
+  if (source < 0) return "";
+  std::string out;
+  for (const auto& [file, line] : m.sources[static_cast<std::size_t>(source)].inlinedAt)
+    out += fmt::format(" < {}:{}", std::filesystem::path(file).filename().string(), line);
+  return out.empty() ? "" : "inlined at" + out.substr(2);
+}
+
+void runLines(const Options& o) {
+  const sass::Module m = readModule(o);
+  SourceTexts texts(o.file, o.sourceDir);
+  if (o.json) {
+    json kernels = json::array();
+    for (const auto* f : selected(m, o)) {
+      json lines = json::array();
+      for (const auto& v : sass::sourceLineViews(m, *f)) {
+        json sassRows = json::array();
+        for (const std::size_t i : v.instructions) {
+          const sass::Instruction& ins = f->instructions[i];
+          json row = {{"address", ins.address}, {"text", sass::formatInstruction(ins)}};
+          json inlined = json::array();
+          if (ins.source >= 0)
+            for (const auto& [file, line] : m.sources[static_cast<std::size_t>(ins.source)].inlinedAt)
+              inlined.push_back({{"file", file}, {"line", line}});
+          row["inlined_at"] = inlined;
+          if (ins.hasEncoding) row["control"] = sass::formatControl(ins.control), row["stall"] = ins.control.stall;
+          sassRows.push_back(row);
+        }
+        lines.push_back({{"file", v.file.empty() ? json(nullptr) : json(v.file)},
+                         {"line", v.line == 0 ? json(nullptr) : json(v.line)},
+                         {"text", v.file.empty() ? json(nullptr) : json(texts.line(v.file, v.line))},
+                         {"instructions", v.instructions.size()},
+                         {"mix", v.mix},
+                         {"shared_loads", loadsJson(v.sharedLoads)},
+                         {"global_loads", loadsJson(v.globalLoads)},
+                         {"stall_cycles", v.stallCycles},
+                         {"sass", sassRows}});
+      }
+      kernels.push_back({{"name", demangle(f->name)}, {"mangled", f->name}, {"lines", lines}});
+    }
+    std::cout << json{{"file", o.file}, {"target", m.target}, {"kernels", kernels}}.dump(2) << "\n";
+    return;
+  }
+  std::cout << fmt::format("{}: CUDA source lines with their SASS for {}\n", o.file, m.target.empty() ? "?" : m.target);
+  std::cout << "per line: instructions, stall cycles (sum of the control words' counts), mix, loads by width\n";
+  for (const auto* f : selected(m, o)) {
+    std::cout << fmt::format("\n{} {}\n", f->isEntry ? "kernel" : "function", demangle(f->name));
+    for (const auto& v : sass::sourceLineViews(m, *f)) {
+      const std::string where = v.file.empty() ? std::string("(no line)")
+                                               : fmt::format("{}:{}", std::filesystem::path(v.file).filename().string(), v.line);
+      std::cout << fmt::format("\n{:<22} {}\n", where, v.file.empty() ? "" : trimmed(texts.line(v.file, v.line)));
+      std::string loads = loadsText("LDS", v.sharedLoads);
+      const std::string global = loadsText("LDG", v.globalLoads);
+      if (!global.empty()) loads += (loads.empty() ? "" : ", ") + global;
+      std::cout << fmt::format("  {} instrs, {} stall cycles; {}{}\n", v.instructions.size(), v.stallCycles, mixText(v.mix),
+                               loads.empty() ? "" : "; loads: " + loads);
+      for (const std::size_t i : v.instructions) {
+        const sass::Instruction& ins = f->instructions[i];
+        std::cout << fmt::format("    /*{:04x}*/ {:<48} {:<24} {}\n", ins.address, sass::formatInstruction(ins) + " ;",
+                                 ins.hasEncoding ? sass::formatControl(ins.control) : "", inlinedText(m, ins.source));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void registerSassCommand(CLI::App& app, Context&) {
@@ -270,6 +388,13 @@ void registerSassCommand(CLI::App& app, Context&) {
   CLI::App* stats = app.add_subcommand("stats", "Instruction mix per kernel, basic block and source line");
   common(stats);
   stats->callback([options] { runStats(*options); });
+  CLI::App* lines = app.add_subcommand(
+      "lines", "Each CUDA source line with its SASS (as Nsight Compute's source view), its mix, loads and stall cycles");
+  common(lines);
+  lines->add_option("--source-dir", options->sourceDir,
+                    "Where to find the source files when the paths nvdisasm prints do not exist here (by file name)")
+      ->check(CLI::ExistingDirectory);
+  lines->callback([options] { runLines(*options); });
   app.footer("nvdisasm comes from the CUDA toolkit or PyPI (scripts/install-deps.sh puts it in build/tools/cuda;\n"
              "TEG_NVDISASM=/path/to/nvdisasm overrides the search).\n");
 }

@@ -205,6 +205,15 @@ class Parser {
       fileAndLine("inlined at \"", site.first, site.second);
       position.inlinedAt.push_back(std::move(site));
     }
+    // nvdisasm -gi prints an inlined position and then, on the next line, the plain position -g
+    // would give (the outermost call site): "line 5 inlined at "f.cu", line 17" then "line 17".
+    // The instructions after both are the callee's line 5, inlined at 17 (Nsight Compute's source
+    // view attributes them so); the second comment repeats the call site and is not a new position.
+    if (commentSinceInstruction_ && source_ >= 0 && position.inlinedAt.empty()) {
+      const auto& inlined = module_.sources[static_cast<std::size_t>(source_)].inlinedAt;
+      if (!inlined.empty() && inlined.back() == std::make_pair(position.file, position.line)) return;
+    }
+    commentSinceInstruction_ = true;
     for (std::size_t i = 0; i < module_.sources.size(); ++i)
       if (module_.sources[i] == position) {
         source_ = static_cast<int>(i);
@@ -272,6 +281,7 @@ class Parser {
       ins.control = decodeControl(*high);
     }
     ins.source = source_;
+    commentSinceInstruction_ = false;
     currentFunction(indent).instructions.push_back(std::move(ins));
   }
 
@@ -345,6 +355,7 @@ class Parser {
   bool inCode_ = false;
   int current_ = -1;
   int source_ = -1;
+  bool commentSinceInstruction_ = false;  // a "//##" line came after the last instruction
   std::set<std::string> functionSymbols_;
   std::set<std::string> entrySymbols_;
   std::unordered_map<std::string, int> sectionRegisters_;

@@ -12,6 +12,8 @@
 // it (tests/unit/analysis/bounds_test.cpp checks that on every corpus kernel).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,38 @@ struct ResourceBound {
   std::string why;       // "5.2e6 warp instructions at 1 per cycle on 4 schedulers"
 };
 
+// What the kernel's SASS says per CUDA source line, for what the PTX trace cannot show: the
+// physical registers (register banks) and the loads ptxas left scalar. cli/bound_sass.cpp fills it
+// from teg::sass; the bounds below weight each line by how often its PTX ran (sassBoundsOf).
+struct SassLineFacts {
+  std::string file;                       // as nvdisasm prints it (matched by file name)
+  int line = 0;
+  std::uint32_t instructions = 0;         // SASS instructions attributed to the line
+  std::uint32_t bankConflictCycles = 0;   // their extra register-read cycles (sass/register_banks.hpp)
+  std::uint32_t vectorisableLoads = 0;    // scalar LDS a vector load could replace (sass/vector_loads.hpp)
+  std::uint32_t vectorLoads = 0;          // the LDS.128/LDS.64 that would replace them
+};
+
+struct SassFacts {
+  std::string arch;                       // "sm_70"
+  bool bankLayoutKnown = false;
+  double bankPenaltyCycles = 0;           // issue delay per extra read cycle (the layout's)
+  std::string bankLayout;                 // the layout and its source, or why there is none
+  std::vector<SassLineFacts> lines;
+};
+
+// "The bound rises with LDS.128": the same bounds with the SASS's vectorisable scalar LDS
+// replaced by vector loads (fewer warp instructions to issue; the same shared wavefronts, since
+// the same bytes cross the same banks).
+struct VectorLoadSuggestion {
+  double scalarLoads = 0;        // warp instructions of the vectorisable LDS (launch, estimated)
+  double vectorLoads = 0;        // the vector loads replacing them
+  double issueCyclesBefore = 0, issueCyclesAfter = 0;
+  std::string bindingAfter;
+  double boundCyclesBefore = 0, boundCyclesAfter = 0;
+  double boundMsAfter = 0;
+};
+
 struct BoundReport {
   std::vector<ResourceBound> bounds;  // largest first
   std::string binding;                // bounds.front().resource
@@ -35,10 +69,21 @@ struct BoundReport {
   std::vector<std::string> notEvaluated;  // resources the trace cannot tell (and why)
   // The what-if that removes the binding resource, when one applies ("" otherwise).
   std::string removingWhatIf;
+  // With the SASS (sassBoundsOf): the extra register-read cycles of bank conflicts (launch), and the
+  // vector-load suggestion when the SASS has scalar LDS a vector load could replace.
+  double bankConflictCycles = 0;
+  std::optional<VectorLoadSuggestion> vectorLoads;
 };
 
 // Bounds of a prediction made with analysis::predict.
 BoundReport boundsOf(const Prediction& prediction);
+
+// The bounds of `prediction` with what its SASS adds: an "issue + register banks" bound (issue
+// slots plus the extra register-read cycles of bank conflicts times the layout's penalty, per
+// line: the line's SASS conflict cycles times how many times a warp ran the line, its PTX
+// instructions' mean executions) where
+// the architecture's bank layout is published, and the vector-load suggestion.
+BoundReport sassBoundsOf(const Prediction& prediction, const SassFacts& sass);
 
 // The what-if switch that removes `resource`'s excess work, if the prediction shows some: bank
 // conflicts (shared wavefronts beyond one per request) → "no-bank-conflicts"; sectors beyond what

@@ -7,6 +7,14 @@
 // Per block the time is its slowest warp's chain, or its issue count at one instruction per issue
 // interval, whichever is longer; with R resident blocks an SM cannot finish its blocks faster than
 // max(longest block, sum of the blocks / R) — the latency bound at the kernel's occupancy.
+//
+// A block-wide barrier (bar.sync / barrier.sync / bar.red without a thread count) joins the
+// chains: no warp passes its k-th barrier before every warp of the block has reached it, i.e.
+// before the latest of their arrivals (a warp arrives when its earlier instructions have issued);
+// the instructions after it start no earlier. The trace lists a block's records in the order the
+// emulator ran them, which passes a barrier only after all warps reached it, so each release is
+// known when a warp's next instruction arrives. Barriers with a thread count (a subset of warps)
+// and bar.arrive are not joined (a lower bound stays one without them).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +42,9 @@ class CriticalPath final : public trace::TraceListener {
     std::vector<double> ready;  // per register: cycle its value is available
     double end = 0;             // latest completion
     std::uint64_t issued = 0;
+    double floor = 0;           // nothing issues before the release of the last barrier passed
+    std::size_t barriers = 0;   // block-wide barriers reached
+    bool atBarrier = false;     // the last instruction was one (its release applies next)
   };
   const timing::TimingConfig& config_;
   std::vector<trace::StaticInstruction> instructions_;
@@ -43,6 +54,8 @@ class CriticalPath final : public trace::TraceListener {
   bool counting_ = false;
   std::vector<Warp> warps_;
   std::vector<double> blockCycles_;
+  std::vector<bool> joins_;            // per pc: a block-wide barrier
+  std::vector<double> release_;        // per barrier ordinal of the block: the latest arrival
 };
 
 }  // namespace teg::analysis

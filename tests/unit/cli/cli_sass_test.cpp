@@ -60,3 +60,43 @@ TEST(CliSass, MalformedTextIsLocated) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("bad.sass:3:19: unbalanced brackets"), std::string::npos) << r.err;
 }
+
+// `teg sass lines`: the source view. Expectations read from the committed text by hand and by a
+// separate decode of the high words (bits 41..44; a Python one-off over the file): line 22,
+// `sum += As[ty][k] * Bs[k][tx]` unrolled 16 times, has 36 instructions (16 FFMA, 16 LDS of Bs's
+// column, 4 LDS.128 of As's row) whose stall counts sum to 102; line 26 (the store) 16
+// instructions, 5 stall cycles.
+TEST(CliSass, LinesShowTheSourceTextThenItsSass) {
+  const std::string sources = std::string(TEG_SOURCE_DIR) + "/examples/kernels";
+  const auto r = runTeg({"sass", "lines", input(), "--source-dir", sources});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto line22 = r.out.find("matmul_shared.cu:22");
+  ASSERT_NE(line22, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("for (int k = 0; k < TILE; ++k) sum += As[ty][k] * Bs[k][tx];", line22), std::string::npos);
+  EXPECT_NE(r.out.find("36 instrs, 102 stall cycles; FFMA 16, LDS 16, LDS.128 4; loads: LDS x16, LDS.128 x4", line22),
+            std::string::npos)
+      << r.out.substr(line22, 400);
+  // Source order: line 22 after line 19 and before line 26, whatever the addresses.
+  EXPECT_LT(r.out.find("matmul_shared.cu:19"), line22);
+  EXPECT_GT(r.out.find("matmul_shared.cu:26"), line22);
+}
+
+TEST(CliSass, LinesJsonHasMixLoadsAndStallsPerLine) {
+  const auto r = runTeg({"sass", "lines", input(), "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& lines = j.at("kernels").at(0).at("lines");
+  bool seen = false;
+  for (const auto& l : lines) {
+    if (l.at("line") != 22) continue;
+    seen = true;
+    EXPECT_EQ(l.at("instructions"), 36);
+    EXPECT_EQ(l.at("stall_cycles"), 102);
+    EXPECT_EQ(l.at("shared_loads").at("32"), 16);
+    EXPECT_EQ(l.at("shared_loads").at("128"), 4);
+    EXPECT_TRUE(l.at("global_loads").empty());
+    EXPECT_EQ(l.at("sass").size(), 36u);
+    EXPECT_TRUE(l.at("text").is_string());  // the path /tmp/teg-sass-inputs/... is not here: empty text
+  }
+  EXPECT_TRUE(seen);
+}

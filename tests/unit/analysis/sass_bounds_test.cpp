@@ -1,0 +1,102 @@
+// The bounds the SASS adds (sassBoundsOf), on a hand-made prediction whose figures are worked by
+// hand: 1000 warp instructions on 4 schedulers at one per cycle (issue bound 250 cycles), one
+// source line k.cu:5 whose two PTX instructions a warp ran 100 times each, and whose SASS has 4
+// instructions with 2 register-bank conflict cycles and 4 scalar LDS one LDS.128 could load.
+#include <gtest/gtest.h>
+
+#include "teg/analysis/bounds.hpp"
+
+using namespace teg;
+
+namespace {
+
+analysis::Prediction prediction() {
+  analysis::Prediction p;
+  p.kernel.sourceFiles = {"/some/where/k.cu"};
+  for (std::uint32_t pc = 0; pc < 3; ++pc) {
+    trace::StaticInstruction s;
+    s.pc = pc;
+    s.sourceFile = 0;
+    s.sourceLine = pc < 2 ? 5 : 7;
+    p.kernel.instructions.push_back(s);
+    timing::InstructionCost c;
+    c.executions = pc < 2 ? 100 : 400;
+    c.issued = c.executions;
+    p.result.perInstruction.push_back(c);
+  }
+  p.result.warpInstructions = 1000;
+  p.result.cycles = 400;
+  p.result.timeMs = 400 / 1e6;
+  p.result.blocksOnSm = 2;
+  p.result.blocksSimulated = 2;
+  p.config.clockMhz = 1000;
+  p.config.schedulers = 4;
+  p.config.issueIntervalCycles = 1;
+  return p;
+}
+
+analysis::SassFacts facts(bool layoutKnown) {
+  analysis::SassFacts f;
+  f.arch = "sm_70";
+  f.bankLayoutKnown = layoutKnown;
+  f.bankPenaltyCycles = layoutKnown ? 1 : 0;
+  f.bankLayout = layoutKnown ? "2 banks" : "no published register-bank layout for sm_80";
+  f.lines.push_back({"k.cu", 5, 4, 2, 4, 1});
+  f.lines.push_back({"k.cu", 6, 3, 9, 0, 0});  // a line the PTX never ran: weight 0
+  return f;
+}
+
+const analysis::ResourceBound* find(const analysis::BoundReport& b, const std::string& name) {
+  for (const auto& r : b.bounds)
+    if (r.resource == name) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(SassBounds, BankConflictsAddTheirCyclesToTheIssueSlots) {
+  const auto b = analysis::sassBoundsOf(prediction(), facts(true));
+  const auto* issue = find(b, "issue");
+  const auto* banks = find(b, "issue + register banks");
+  ASSERT_NE(issue, nullptr);
+  ASSERT_NE(banks, nullptr);
+  EXPECT_DOUBLE_EQ(issue->cycles, 250);             // 1000 / 4
+  EXPECT_DOUBLE_EQ(b.bankConflictCycles, 200);      // 100 runs x 2 cycles (line 6 never ran)
+  EXPECT_DOUBLE_EQ(banks->cycles, 250 + 200.0 / 4);  // 300
+  EXPECT_EQ(b.binding, "issue + register banks");
+  EXPECT_DOUBLE_EQ(b.fractionOfBound, 300.0 / 400);
+  for (const auto& n : b.notEvaluated) EXPECT_NE(n.rfind("register banks", 0), 0u) << n;
+}
+
+TEST(SassBounds, EachExtraReadCostsTheLayoutsPenalty) {
+  auto f = facts(true);
+  f.bankPenaltyCycles = 0.274;  // Turing's measured FFMA CPI difference
+  const auto b = analysis::sassBoundsOf(prediction(), f);
+  const auto* banks = find(b, "issue + register banks");
+  ASSERT_NE(banks, nullptr);
+  EXPECT_DOUBLE_EQ(banks->cycles, 250 + 200 * 0.274 / 4);  // 263.7
+}
+
+TEST(SassBounds, VectorLoadsLowerTheIssueBoundByTheLoadsTheySave) {
+  const auto b = analysis::sassBoundsOf(prediction(), facts(true));
+  ASSERT_TRUE(b.vectorLoads.has_value());
+  const auto& v = *b.vectorLoads;
+  EXPECT_DOUBLE_EQ(v.scalarLoads, 400);  // 100 runs x 4 LDS
+  EXPECT_DOUBLE_EQ(v.vectorLoads, 100);  // 100 runs x 1 LDS.128
+  EXPECT_DOUBLE_EQ(v.issueCyclesBefore, 250);
+  EXPECT_DOUBLE_EQ(v.issueCyclesAfter, 250 - 300.0 / 4);  // 300 fewer warp instructions: 175
+  EXPECT_DOUBLE_EQ(v.boundCyclesBefore, 300);
+  EXPECT_DOUBLE_EQ(v.boundCyclesAfter, 300 - 75);  // the bank bound moves with the issue slots
+  EXPECT_EQ(v.bindingAfter, "issue + register banks");
+}
+
+TEST(SassBounds, WithoutAPublishedLayoutTheBanksAreNamedNotEvaluated) {
+  const auto b = analysis::sassBoundsOf(prediction(), facts(false));
+  EXPECT_EQ(find(b, "issue + register banks"), nullptr);
+  EXPECT_EQ(b.binding, "issue");
+  bool named = false;
+  for (const auto& n : b.notEvaluated) named = named || n.find("no published register-bank layout for sm_80") != std::string::npos;
+  EXPECT_TRUE(named);
+  ASSERT_TRUE(b.vectorLoads.has_value());  // the suggestion does not need the banks
+  EXPECT_DOUBLE_EQ(b.vectorLoads->boundCyclesAfter, 175);
+}
