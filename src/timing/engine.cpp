@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <unordered_map>
 
@@ -15,6 +16,7 @@
 #include "bounds.hpp"
 #include "l2_sharing.hpp"
 #include "load_hoisting.hpp"
+#include "loop_extrapolation.hpp"
 #include "partition_skew.hpp"
 #include "sm_model.hpp"
 #include "teg/support/error.hpp"
@@ -460,6 +462,60 @@ void TimingEngine::endBlock(std::uint32_t) {
   impl_->currentPeerPartitions = nullptr;
 }
 
+namespace {
+
+// Loop-iteration sampling (loop_extrapolation.hpp): the completion times and the simulated part
+// of `result` extrapolated from runs with q, 2q, 3q iterations of the blocks' steady loop, q
+// doubling until the error estimate is within the tolerance; empty (result's sampling note set)
+// when it does not apply.
+template <typename Simulate>
+std::vector<double> simulateSampledLoop(const EngineOptions& options, const std::vector<detail::BlockTrace>& blocks,
+                                        const Simulate& simulate, TimingResult& result) {
+  const auto q0 = static_cast<std::uint64_t>(std::max(0, options.loopSampleIterations));
+  if (q0 == 0) return {};
+  const std::optional<detail::SteadyLoop> loop = detail::findSteadyLoop(blocks, 12 * q0);
+  if (!loop) return {};
+  LoopSampling sampling;
+  sampling.branchPc = loop->branchPc;
+  sampling.targetPc = loop->targetPc;
+  sampling.backEdges = loop->backEdges;
+  const auto total = static_cast<double>(loop->backEdges);
+  for (std::uint64_t q = q0; 12 * q <= loop->backEdges; q *= 2) {
+    std::array<TimingResult, 3> runs{result, result, result};
+    std::array<std::vector<double>, 3> done;
+    for (std::size_t i = 0; i < 3; ++i) {
+      sampling.simulatedBackEdges[i] = (i + 1) * q;
+      done[i] = simulate(detail::keepIterations(blocks, *loop, (i + 1) * q), runs[i]);
+      if (!runs[i].clockReads.empty()) {
+        // A microbenchmark's own timer reads would have to be extrapolated one by one.
+        sampling.note = "the kernel reads %clock: every iteration simulated";
+        result.loopSampling = sampling;
+        return {};
+      }
+    }
+    const auto [a, b, c] = sampling.simulatedBackEdges;
+    const double slopeFirst = (runs[1].simulatedCycles - runs[0].simulatedCycles) / static_cast<double>(b - a);
+    const double slope = (runs[2].simulatedCycles - runs[1].simulatedCycles) / static_cast<double>(c - b);
+    const double extrapolated = runs[2].simulatedCycles + slope * (total - static_cast<double>(c));
+    sampling.cyclesPerIteration = slope;
+    sampling.errorEstimate =
+        extrapolated > 0 ? std::abs(slope - slopeFirst) * (total - static_cast<double>(c)) / extrapolated : 1;
+    if (slope > 0 && sampling.errorEstimate <= options.loopTolerance) {
+      sampling.applied = true;
+      result = detail::extrapolateIterations(runs[1], runs[2], static_cast<double>(b), static_cast<double>(c), total);
+      result.loopSampling = sampling;
+      return detail::extrapolateCompletion(done[1], done[2], static_cast<double>(b), static_cast<double>(c), total);
+    }
+  }
+  sampling.note = fmt::format("no steady state within the iterations tried (error estimate {:.1f} % > {:.1f} %): every "
+                              "iteration simulated",
+                              100 * sampling.errorEstimate, 100 * options.loopTolerance);
+  result.loopSampling = sampling;
+  return {};
+}
+
+}  // namespace
+
 TimingResult TimingEngine::finish() {
   Impl& m = *impl_;
   if (!m.haveKernel) throw Error("timing: no kernel was traced");
@@ -526,9 +582,12 @@ TimingResult TimingEngine::finish() {
     config.dramBytesPerCycle /= skew.applied;
     config.dramMixedBytesPerCycle /= skew.applied;
   }
-  const std::vector<double> completion =
-      detail::simulateSm(config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, contention,
-                         result);
+  const auto simulate = [&](const std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, sharing.ownFetchFraction, contention,
+                              into);
+  };
+  std::vector<double> completion = simulateSampledLoop(options, blocks, simulate, result);
+  if (completion.empty()) completion = simulate(blocks, result);
 
   result.blocksSimulated = blocks.size();
   const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
@@ -566,6 +625,21 @@ TimingResult TimingEngine::finish() {
                    100.0 * static_cast<double>(result.blocksSimulated) / static_cast<double>(result.blocksOnSm)),
        result.extrapolated ? "sampled: the rest extrapolated from the steady-state time per block"
                            : "every block of the SM's share simulated"});
+  if (const LoopSampling& loop = result.loopSampling; loop.applied)
+    result.assumptions.push_back(
+        {"loop iterations sampled",
+         fmt::format("the loop closed by pc {} (back to pc {}) runs {} times a warp; the blocks were simulated with {}, "
+                     "{} and {} of its iterations, the rest extrapolated at {:.0f} cycles of the simulated SM per "
+                     "iteration of every block (error estimate {:.2f} %)",
+                     loop.branchPc, loop.targetPc, loop.backEdges + 1, loop.simulatedBackEdges[0] + 1,
+                     loop.simulatedBackEdges[1] + 1, loop.simulatedBackEdges[2] + 1, loop.cyclesPerIteration,
+                     100 * loop.errorEstimate),
+         "model (docs/timing.md, loop-iteration sampling): every iteration of every warp issues the same instructions, "
+         "so cycles and counts grow linearly with the iterations once the SM is in its steady state; the line goes "
+         "through the last two runs, the first checks it (the change of slope times the iterations extrapolated is "
+         "the error estimate)"});
+  else if (!loop.note.empty())
+    result.assumptions.push_back({"loop iterations sampled", "no", loop.note});
   if (m.config.l2BytesShare > 0 && result.memory.globalStores + result.memory.atomics > 0)
     result.assumptions.push_back(
         {"L2 write-back",
