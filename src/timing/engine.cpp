@@ -485,7 +485,8 @@ std::vector<double> simulateSampledLoop(const EngineOptions& options, const std:
     std::array<std::vector<double>, 3> done;
     for (std::size_t i = 0; i < 3; ++i) {
       sampling.simulatedBackEdges[i] = (i + 1) * q;
-      done[i] = simulate(detail::keepIterations(blocks, *loop, (i + 1) * q), runs[i]);
+      std::vector<detail::BlockTrace> kept = detail::keepIterations(blocks, *loop, (i + 1) * q);
+      done[i] = simulate(kept, runs[i]);
       if (!runs[i].clockReads.empty()) {
         // A microbenchmark's own timer reads would have to be extrapolated one by one.
         sampling.note = "the kernel reads %clock: every iteration simulated";
@@ -537,12 +538,17 @@ TimingResult TimingEngine::finish() {
   EngineOptions options = m.options;
   options.residentBlocks = residentSlots(m.config, m.options);
   result.residentBlocks = options.residentBlocks;
-  if (m.config.hoistLoads)
-    for (auto& block : blocks)
+  // Load hoisting reorders ops within straight-line runs only, so it commutes with cutting loop
+  // iterations out (the cuts are at back-edges) and the estimates below (sector sets and counts)
+  // do not depend on it: it is applied to what is simulated, just before.
+  const auto hoist = [&](std::vector<detail::BlockTrace>& traced) {
+    if (!m.config.hoistLoads) return;
+    for (auto& block : traced)
       for (auto& warp : block.warps) {
         detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Global);
         if (m.config.hoistSharedLoads) detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Shared);
       }
+  };
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
   const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm);
@@ -582,7 +588,8 @@ TimingResult TimingEngine::finish() {
     config.dramBytesPerCycle /= skew.applied;
     config.dramMixedBytesPerCycle /= skew.applied;
   }
-  const auto simulate = [&](const std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+  const auto simulate = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    hoist(traced);
     return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, sharing.ownFetchFraction, contention,
                               into);
   };
