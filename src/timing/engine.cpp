@@ -2,6 +2,7 @@
 #include "teg/timing/launch_views.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -464,6 +465,11 @@ void TimingEngine::endBlock(std::uint32_t) {
 
 namespace {
 
+std::vector<double> scaled(std::vector<double> values, double factor) {
+  for (double& v : values) v *= factor;
+  return values;
+}
+
 // Loop-iteration sampling (loop_extrapolation.hpp): the completion times and the simulated part
 // of `result` extrapolated from runs with q, 2q, 3q iterations of the blocks' steady loop, q
 // doubling until the error estimate is within the tolerance; empty (result's sampling note set)
@@ -480,6 +486,12 @@ std::vector<double> simulateSampledLoop(const EngineOptions& options, const std:
   sampling.targetPc = loop->targetPc;
   sampling.backEdges = loop->backEdges;
   const auto total = static_cast<double>(loop->backEdges);
+  if (!detail::loopStreamsNewData(blocks, *loop)) {
+    sampling.note = "the loop touches a global sector in more than one of its iterations (data reused across "
+                    "iterations, whose cache hits shortened runs would miss): every iteration simulated";
+    result.loopSampling = sampling;
+    return {};
+  }
   for (std::uint64_t q = q0; 12 * q <= loop->backEdges; q *= 2) {
     std::array<TimingResult, 3> runs{result, result, result};
     std::array<std::vector<double>, 3> done;
@@ -501,7 +513,9 @@ std::vector<double> simulateSampledLoop(const EngineOptions& options, const std:
     sampling.cyclesPerIteration = slope;
     sampling.errorEstimate =
         extrapolated > 0 ? std::abs(slope - slopeFirst) * (total - static_cast<double>(c)) / extrapolated : 1;
-    if (slope > 0 && sampling.errorEstimate <= options.loopTolerance) {
+    if (!(slope > 0 && sampling.errorEstimate <= options.loopTolerance)) {
+      sampling.rejectedEstimates.push_back(sampling.errorEstimate);
+    } else {
       sampling.applied = true;
       result = detail::extrapolateIterations(runs[1], runs[2], static_cast<double>(b), static_cast<double>(c), total);
       result.loopSampling = sampling;
@@ -637,10 +651,14 @@ TimingResult TimingEngine::finish() {
         {"loop iterations sampled",
          fmt::format("the loop closed by pc {} (back to pc {}) runs {} times a warp; the blocks were simulated with {}, "
                      "{} and {} of its iterations, the rest extrapolated at {:.0f} cycles of the simulated SM per "
-                     "iteration of every block (error estimate {:.2f} %)",
+                     "iteration of every block (error estimate {:.2f} %{})",
                      loop.branchPc, loop.targetPc, loop.backEdges + 1, loop.simulatedBackEdges[0] + 1,
                      loop.simulatedBackEdges[1] + 1, loop.simulatedBackEdges[2] + 1, loop.cyclesPerIteration,
-                     100 * loop.errorEstimate),
+                     100 * loop.errorEstimate,
+                     loop.rejectedEstimates.empty()
+                         ? std::string()
+                         : fmt::format("; fewer iterations were tried first and gave estimates of {:.2f} %",
+                                       fmt::join(scaled(loop.rejectedEstimates, 100), " %, "))),
          "model (docs/timing.md, loop-iteration sampling): every iteration of every warp issues the same instructions, "
          "so cycles and counts grow linearly with the iterations once the SM is in its steady state; the line goes "
          "through the last two runs, the first checks it (the change of slope times the iterations extrapolated is "

@@ -78,6 +78,28 @@ std::optional<SteadyLoop> findSteadyLoop(const std::vector<BlockTrace>& blocks, 
   return std::nullopt;
 }
 
+bool loopStreamsNewData(const std::vector<BlockTrace>& blocks, const SteadyLoop& loop) {
+  std::unordered_map<std::uint64_t, std::uint64_t> iterationOf;  // sector -> the iteration that touched it
+  for (const BlockTrace& block : blocks)
+    for (const auto& ops : block.warps) {
+      std::uint64_t iteration = 0;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const WarpOp& op = ops[i];
+        if (op.memory != kNoMemory) {
+          const MemoryRequest& m = block.memory[op.memory];
+          for (std::uint32_t k = 0; k < m.sectorCount; ++k) {
+            const std::uint64_t sector = block.sectors[m.firstSector + k];
+            if ((sector & kLocalSectorTag) != 0) continue;
+            const auto [it, inserted] = iterationOf.emplace(sector, iteration);
+            if (!inserted && it->second != iteration) return false;
+          }
+        }
+        if (op.pc == loop.branchPc && i + 1 < ops.size() && ops[i + 1].pc == loop.targetPc) ++iteration;
+      }
+    }
+  return true;
+}
+
 std::vector<BlockTrace> keepIterations(const std::vector<BlockTrace>& blocks, const SteadyLoop& loop, std::uint64_t kept) {
   std::vector<BlockTrace> out;
   out.reserve(blocks.size());

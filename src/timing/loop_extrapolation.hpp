@@ -39,6 +39,16 @@ struct SteadyLoop {
 // another has iterations that differ where the outer loop's code comes between them).
 std::optional<SteadyLoop> findSteadyLoop(const std::vector<BlockTrace>& blocks, std::uint64_t minBackEdges);
 
+// Whether no global sector is touched in two different iterations of the loop (prologue = the
+// first iteration, epilogue = after the last), in any of the blocks: the condition under which
+// cutting iterations out leaves every kept access's cache outcome as it was (each iteration
+// brings new data; reuse inside one iteration, by the warps of a block or by blocks at the same
+// iteration, is kept). A loop that re-reads its data (a cache benchmark sweeping one array again
+// and again, a pointer chase, an atomic counter) would hit in the cache in the full run where the
+// shortened runs see only the first, cold pass. Local-memory sectors (per warp, spills) are not
+// counted.
+bool loopStreamsNewData(const std::vector<BlockTrace>& blocks, const SteadyLoop& loop);
+
 // A copy of `blocks` whose warps keep their ops up to the `kept`-th taken back-edge, then the ops
 // after the last one (the final iteration and the epilogue): the same blocks with `kept` instead
 // of loop.backEdges back-edges. Memory requests and sectors are copied for the kept ops only.

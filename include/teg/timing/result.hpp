@@ -89,6 +89,7 @@ struct LoopSampling {
   std::array<std::uint64_t, 3> simulatedBackEdges{};  // the three runs: a check, then the two the line goes through
   double cyclesPerIteration = 0;  // the slope between the last two runs (cycles of the sampled blocks)
   double errorEstimate = 0;       // |change of slope between the runs| x iterations extrapolated / cycles
+  std::vector<double> rejectedEstimates;  // the error estimates of smaller counts tried first (above the tolerance)
   std::string note;               // why it was not applied (empty when no steady loop was found)
 };
 

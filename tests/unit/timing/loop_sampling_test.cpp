@@ -158,6 +158,26 @@ TEST(LoopSampling, TheExtrapolatedPredictionMatchesTheFullSimulation) {
   EXPECT_NEAR(sumOf(sampled), sumOf(full), 0.01 * sumOf(full));
 }
 
+TEST(LoopSampling, ALoopThatReReadsItsDataIsSimulatedInFull) {
+  // Every iteration reads the same line: after the first, a hit. Runs of 4-12 iterations are
+  // mostly that first cold miss, so their slope would be off; the loop is simulated in full.
+  auto config = simpleConfig(4, 1, 1);
+  config.l2BytesShare = 1 << 20;
+  EngineOptions options;
+  options.residentBlocks = 2;
+  options.loopSampleIterations = 4;
+  const auto sameLine = [](std::uint32_t block, std::uint32_t, std::size_t, int lane) {
+    return 0x10000000ull + block * 4096ull + 4ull * lane;
+  };
+  const auto pcs = [](auto, auto) { return loopPcs(400); };
+  const TimingResult reread = runSynthetic(config, options, streamingLoop(8), pcs, sameLine);
+  EXPECT_FALSE(reread.loopSampling.applied);
+  EXPECT_NE(reread.loopSampling.note.find("more than one of its iterations"), std::string::npos)
+      << reread.loopSampling.note;
+  options.loopSampleIterations = 0;
+  EXPECT_DOUBLE_EQ(reread.cycles, runSynthetic(config, options, streamingLoop(8), pcs, sameLine).cycles);
+}
+
 TEST(LoopSampling, ShortLoopsAndClockReadsAreSimulatedInFull) {
   // 40 iterations: fewer than 12 q back-edges, nothing to gain.
   const TimingResult shortLoop = runLoop(40, 4);
