@@ -465,6 +465,28 @@ void TimingEngine::endBlock(std::uint32_t) {
 
 namespace {
 
+// Steady state: the time per block after the first wave (which also pays the start-up latency),
+// i.e. from the slots-th completion to the last. Windows of a wave or two measure how blocks pair
+// up rather than the rate. `done` sorted.
+double steadyTimePerBlock(const std::vector<double>& done, std::uint64_t slots) {
+  const std::size_t k = done.size();
+  double perBlock = 0;
+  if (k > slots) perBlock = (done[k - 1] - done[slots - 1]) / static_cast<double>(k - slots);
+  if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
+  return perBlock;
+}
+
+// The launch's cycles as the block extrapolation projects them from these completions (before
+// the resource floors): what loop sampling's error estimate must hold for, not only the last
+// completion (a sample of 4 blocks projects 43 from the difference of two completions).
+double projectedCycles(std::vector<double> done, std::uint64_t slots, std::uint64_t blocksOnSm) {
+  std::sort(done.begin(), done.end());
+  const std::size_t k = done.size();
+  if (k == 0) return 0;
+  if (blocksOnSm <= k) return done[k - 1];
+  return done[k - 1] + steadyTimePerBlock(done, slots) * static_cast<double>(blocksOnSm - k);
+}
+
 std::vector<double> scaled(std::vector<double> values, double factor) {
   for (double& v : values) v *= factor;
   return values;
@@ -507,12 +529,26 @@ std::vector<double> simulateSampledLoop(const EngineOptions& options, const std:
       }
     }
     const auto [a, b, c] = sampling.simulatedBackEdges;
-    const double slopeFirst = (runs[1].simulatedCycles - runs[0].simulatedCycles) / static_cast<double>(b - a);
-    const double slope = (runs[2].simulatedCycles - runs[1].simulatedCycles) / static_cast<double>(c - b);
-    const double extrapolated = runs[2].simulatedCycles + slope * (total - static_cast<double>(c));
+    // The estimate for a quantity y measured in the three runs: the change of its slope times the
+    // iterations extrapolated, over its extrapolated value. It must hold for the simulated cycles
+    // and for the launch's cycles the block extrapolation projects from the completions.
+    const auto estimate = [&](double y0, double y1, double y2, double* slopeOut) {
+      const double slopeFirst = (y1 - y0) / static_cast<double>(b - a);
+      const double slope = (y2 - y1) / static_cast<double>(c - b);
+      const double extrapolated = y2 + slope * (total - static_cast<double>(c));
+      if (slopeOut != nullptr) *slopeOut = slope;
+      return extrapolated > 0 && slope > 0 ? std::abs(slope - slopeFirst) * (total - static_cast<double>(c)) / extrapolated
+                                           : 1.0;
+    };
+    double slope = 0;
+    const double simulated =
+        estimate(runs[0].simulatedCycles, runs[1].simulatedCycles, runs[2].simulatedCycles, &slope);
+    const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
+    const double projected = estimate(projectedCycles(done[0], slots, result.blocksOnSm),
+                                      projectedCycles(done[1], slots, result.blocksOnSm),
+                                      projectedCycles(done[2], slots, result.blocksOnSm), nullptr);
     sampling.cyclesPerIteration = slope;
-    sampling.errorEstimate =
-        extrapolated > 0 ? std::abs(slope - slopeFirst) * (total - static_cast<double>(c)) / extrapolated : 1;
+    sampling.errorEstimate = std::max(simulated, projected);
     if (!(slope > 0 && sampling.errorEstimate <= options.loopTolerance)) {
       sampling.rejectedEstimates.push_back(sampling.errorEstimate);
     } else {
@@ -615,15 +651,11 @@ TimingResult TimingEngine::finish() {
   result.waves = static_cast<int>((result.blocksOnSm + slots - 1) / slots);
   result.cycles = result.simulatedCycles;
   if (result.blocksSimulated < result.blocksOnSm) {
-    // Steady state: the time per block after the first wave (which also pays the start-up
-    // latency), i.e. from the slots-th completion to the last. Windows of a wave or two measure
-    // how blocks pair up rather than the rate.
+    // Steady state (steadyTimePerBlock).
     std::vector<double> done = completion;
     std::sort(done.begin(), done.end());
     const std::size_t k = done.size();
-    double perBlock = 0;
-    if (k > slots) perBlock = (done[k - 1] - done[slots - 1]) / static_cast<double>(k - slots);
-    if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
+    double perBlock = steadyTimePerBlock(done, slots);
     // The window can run ahead of the rate a saturated resource allows: the blocks completing in
     // it started before it opened. No block of the steady state can take less than its share of
     // the busiest resource (a bandwidth, a unit, issue), so that is the floor. C_mem is left out:
