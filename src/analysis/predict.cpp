@@ -95,6 +95,7 @@ Prediction predict(const PredictRequest& request) {
   if (request.fullGrid) sampled = 0;
   options.maxSampledBlocks = sampled;
   options.peerBlocks = request.peerBlocks;
+  options.loopSampleIterations = request.fullGrid ? 0 : request.loopSampleIterations;
 
   std::vector<timing::TimingConfig> configs{base};
   for (const auto& spec : request.whatIfs) {

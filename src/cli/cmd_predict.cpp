@@ -1,4 +1,4 @@
-// teg predict --launch F --gpu NAME [--json] [--what-if X]... [--full | --sample-blocks N]
+// teg predict --launch F --gpu NAME [--json] [--what-if X]... [--full | --sample-blocks N] [--loop-sample Q]
 //             [--threads N] [--regs R] [--trace-out FILE] [--no-timeline]
 //             [--kernel NAME] [--grid X[,Y,Z]] [--block X[,Y,Z]] [--dyn-smem B]  (replace the file's)
 // teg predict --cu K.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]
@@ -146,6 +146,11 @@ CLI::Option* addPredictOptions(CLI::App& app, PredictArgs& a) {
                  fmt::format("Blocks of other SMs to trace for the data they share through the L2 (default {}; 0: none)",
                              analysis::PredictRequest{}.peerBlocks))
       ->check(CLI::Range(0, 1024));
+  app.add_option("--loop-sample", a.loopSample,
+                 fmt::format("Iterations of a steady loop kept in the first of the three runs loop-iteration sampling "
+                             "extrapolates from (default {}; 0: simulate every iteration; docs/timing.md)",
+                             analysis::PredictRequest{}.loopSampleIterations))
+      ->check(CLI::Range(0, 1 << 20));
   app.add_option("--threads", a.threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
   addEmulatorLimits(app, a.limits);
   app.add_option("--carveout", a.carveout, "Preferred shared-memory carve-out, percent (as cudaFuncAttributePreferredSharedMemoryCarveout)")
@@ -166,6 +171,7 @@ analysis::PredictRequest predictRequestOf(const PredictArgs& a, bool dynSmemGive
   request.fullGrid = a.full;
   request.sampledBlocks = a.sampleBlocks;
   request.peerBlocks = a.peerBlocks;
+  request.loopSampleIterations = a.loopSample;
   request.threads = a.threads;
   request.maxInstructions = a.limits.maxInstructions;
   request.maxBlockInstructions = a.limits.maxBlockInstructions;

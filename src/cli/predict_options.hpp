@@ -24,6 +24,7 @@ struct PredictArgs {
   int regs = -1;
   int carveout = -1;
   int peerBlocks = analysis::PredictRequest{}.peerBlocks;
+  int loopSample = analysis::PredictRequest{}.loopSampleIterations;
   std::uint32_t dynamicSmem = 0;
 };
 

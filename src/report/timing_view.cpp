@@ -134,8 +134,14 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
   else
     head.emplace_back("with launch", "launch overhead not given for this device (the time above is the kernel's alone)");
   head.emplace_back("simulated",
-                    fmt::format("{} of {} blocks, {} cycles{}", r.blocksSimulated, r.blocksOnSm,
-                                thousands(r.simulatedCycles), r.extrapolated ? " (the rest extrapolated)" : ""));
+                    fmt::format("{} of {} blocks, {} cycles{}{}", r.blocksSimulated, r.blocksOnSm,
+                                thousands(r.simulatedCycles), r.extrapolated ? " (the rest extrapolated)" : "",
+                                r.loopSampling.applied
+                                    ? fmt::format("; {} of their loop's {} iterations simulated, the rest extrapolated "
+                                                  "(error estimate {:.2f} %)",
+                                                  r.loopSampling.simulatedBackEdges[2] + 1, r.loopSampling.backEdges + 1,
+                                                  100 * r.loopSampling.errorEstimate)
+                                    : std::string()));
   head.emplace_back("IPC", fmt::format("{:.3f} warp instructions per cycle per SM ({} warp instructions simulated)",
                                        r.ipc, thousands(static_cast<double>(r.warpInstructions))));
   head.emplace_back("bound", fmt::format("{}: {}", r.bound, r.boundExplanation));
@@ -309,7 +315,16 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
           {"simulated_cycles", r.simulatedCycles},
           {"warp_instructions", r.warpInstructions},
           {"sampling", {{"blocks_on_sm", r.blocksOnSm}, {"blocks_simulated", r.blocksSimulated},
-                        {"resident_blocks", r.residentBlocks}, {"waves", r.waves}, {"extrapolated", r.extrapolated}}},
+                        {"resident_blocks", r.residentBlocks}, {"waves", r.waves}, {"extrapolated", r.extrapolated},
+                        {"loop", {{"sampled", r.loopSampling.applied}, {"branch_pc", r.loopSampling.branchPc},
+                                  {"target_pc", r.loopSampling.targetPc},
+                                  {"iterations", r.loopSampling.backEdges + (r.loopSampling.backEdges > 0 ? 1 : 0)},
+                                  {"iterations_simulated", {r.loopSampling.simulatedBackEdges[0] + 1,
+                                                            r.loopSampling.simulatedBackEdges[1] + 1,
+                                                            r.loopSampling.simulatedBackEdges[2] + 1}},
+                                  {"cycles_per_iteration", r.loopSampling.cyclesPerIteration},
+                                  {"error_estimate", r.loopSampling.errorEstimate},
+                                  {"note", r.loopSampling.note}}}}},
           {"stalls", stalls},
           {"units", units},
           {"load_bucket_cycles", r.bucketCycles},

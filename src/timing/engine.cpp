@@ -2,11 +2,13 @@
 #include "teg/timing/launch_views.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <unordered_map>
 
@@ -15,6 +17,7 @@
 #include "bounds.hpp"
 #include "l2_sharing.hpp"
 #include "load_hoisting.hpp"
+#include "loop_extrapolation.hpp"
 #include "partition_skew.hpp"
 #include "sm_model.hpp"
 #include "teg/support/error.hpp"
@@ -460,6 +463,110 @@ void TimingEngine::endBlock(std::uint32_t) {
   impl_->currentPeerPartitions = nullptr;
 }
 
+namespace {
+
+// Steady state: the time per block after the first wave (which also pays the start-up latency),
+// i.e. from the slots-th completion to the last. Windows of a wave or two measure how blocks pair
+// up rather than the rate. `done` sorted.
+double steadyTimePerBlock(const std::vector<double>& done, std::uint64_t slots) {
+  const std::size_t k = done.size();
+  double perBlock = 0;
+  if (k > slots) perBlock = (done[k - 1] - done[slots - 1]) / static_cast<double>(k - slots);
+  if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
+  return perBlock;
+}
+
+// The launch's cycles as the block extrapolation projects them from these completions (before
+// the resource floors): what loop sampling's error estimate must hold for, not only the last
+// completion (a sample of 4 blocks projects 43 from the difference of two completions).
+double projectedCycles(std::vector<double> done, std::uint64_t slots, std::uint64_t blocksOnSm) {
+  std::sort(done.begin(), done.end());
+  const std::size_t k = done.size();
+  if (k == 0) return 0;
+  if (blocksOnSm <= k) return done[k - 1];
+  return done[k - 1] + steadyTimePerBlock(done, slots) * static_cast<double>(blocksOnSm - k);
+}
+
+std::vector<double> scaled(std::vector<double> values, double factor) {
+  for (double& v : values) v *= factor;
+  return values;
+}
+
+// Loop-iteration sampling (loop_extrapolation.hpp): the completion times and the simulated part
+// of `result` extrapolated from runs with q, 2q, 3q iterations of the blocks' steady loop, q
+// doubling until the error estimate is within the tolerance; empty (result's sampling note set)
+// when it does not apply.
+template <typename Simulate>
+std::vector<double> simulateSampledLoop(const EngineOptions& options, const std::vector<detail::BlockTrace>& blocks,
+                                        const Simulate& simulate, TimingResult& result) {
+  const auto q0 = static_cast<std::uint64_t>(std::max(0, options.loopSampleIterations));
+  if (q0 == 0) return {};
+  const std::optional<detail::SteadyLoop> loop = detail::findSteadyLoop(blocks, 12 * q0);
+  if (!loop) return {};
+  LoopSampling sampling;
+  sampling.branchPc = loop->branchPc;
+  sampling.targetPc = loop->targetPc;
+  sampling.backEdges = loop->backEdges;
+  const auto total = static_cast<double>(loop->backEdges);
+  if (!detail::loopStreamsNewData(blocks, *loop)) {
+    sampling.note = "the loop touches a global sector in more than one of its iterations (data reused across "
+                    "iterations, whose cache hits shortened runs would miss): every iteration simulated";
+    result.loopSampling = sampling;
+    return {};
+  }
+  for (std::uint64_t q = q0; 12 * q <= loop->backEdges; q *= 2) {
+    std::array<TimingResult, 3> runs{result, result, result};
+    std::array<std::vector<double>, 3> done;
+    for (std::size_t i = 0; i < 3; ++i) {
+      sampling.simulatedBackEdges[i] = (i + 1) * q;
+      std::vector<detail::BlockTrace> kept = detail::keepIterations(blocks, *loop, (i + 1) * q);
+      done[i] = simulate(kept, runs[i]);
+      if (!runs[i].clockReads.empty()) {
+        // A microbenchmark's own timer reads would have to be extrapolated one by one.
+        sampling.note = "the kernel reads %clock: every iteration simulated";
+        result.loopSampling = sampling;
+        return {};
+      }
+    }
+    const auto [a, b, c] = sampling.simulatedBackEdges;
+    // The estimate for a quantity y measured in the three runs: the change of its slope times the
+    // iterations extrapolated, over its extrapolated value. It must hold for the simulated cycles
+    // and for the launch's cycles the block extrapolation projects from the completions.
+    const auto estimate = [&](double y0, double y1, double y2, double* slopeOut) {
+      const double slopeFirst = (y1 - y0) / static_cast<double>(b - a);
+      const double slope = (y2 - y1) / static_cast<double>(c - b);
+      const double extrapolated = y2 + slope * (total - static_cast<double>(c));
+      if (slopeOut != nullptr) *slopeOut = slope;
+      return extrapolated > 0 && slope > 0 ? std::abs(slope - slopeFirst) * (total - static_cast<double>(c)) / extrapolated
+                                           : 1.0;
+    };
+    double slope = 0;
+    const double simulated =
+        estimate(runs[0].simulatedCycles, runs[1].simulatedCycles, runs[2].simulatedCycles, &slope);
+    const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
+    const double projected = estimate(projectedCycles(done[0], slots, result.blocksOnSm),
+                                      projectedCycles(done[1], slots, result.blocksOnSm),
+                                      projectedCycles(done[2], slots, result.blocksOnSm), nullptr);
+    sampling.cyclesPerIteration = slope;
+    sampling.errorEstimate = std::max(simulated, projected);
+    if (!(slope > 0 && sampling.errorEstimate <= options.loopTolerance)) {
+      sampling.rejectedEstimates.push_back(sampling.errorEstimate);
+    } else {
+      sampling.applied = true;
+      result = detail::extrapolateIterations(runs[1], runs[2], static_cast<double>(b), static_cast<double>(c), total);
+      result.loopSampling = sampling;
+      return detail::extrapolateCompletion(done[1], done[2], static_cast<double>(b), static_cast<double>(c), total);
+    }
+  }
+  sampling.note = fmt::format("no steady state within the iterations tried (error estimate {:.1f} % > {:.1f} %): every "
+                              "iteration simulated",
+                              100 * sampling.errorEstimate, 100 * options.loopTolerance);
+  result.loopSampling = sampling;
+  return {};
+}
+
+}  // namespace
+
 TimingResult TimingEngine::finish() {
   Impl& m = *impl_;
   if (!m.haveKernel) throw Error("timing: no kernel was traced");
@@ -481,12 +588,17 @@ TimingResult TimingEngine::finish() {
   EngineOptions options = m.options;
   options.residentBlocks = residentSlots(m.config, m.options);
   result.residentBlocks = options.residentBlocks;
-  if (m.config.hoistLoads)
-    for (auto& block : blocks)
+  // Load hoisting reorders ops within straight-line runs only, so it commutes with cutting loop
+  // iterations out (the cuts are at back-edges) and the estimates below (sector sets and counts)
+  // do not depend on it: it is applied to what is simulated, just before.
+  const auto hoist = [&](std::vector<detail::BlockTrace>& traced) {
+    if (!m.config.hoistLoads) return;
+    for (auto& block : traced)
       for (auto& warp : block.warps) {
         detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Global);
         if (m.config.hoistSharedLoads) detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Shared);
       }
+  };
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
   const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm);
@@ -526,24 +638,24 @@ TimingResult TimingEngine::finish() {
     config.dramBytesPerCycle /= skew.applied;
     config.dramMixedBytesPerCycle /= skew.applied;
   }
-  const std::vector<double> completion =
-      detail::simulateSm(config, m.kernel, options, blocks, writeBack.policy, sharing.ownFetchFraction, contention,
-                         result);
+  const auto simulate = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    hoist(traced);
+    return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, sharing.ownFetchFraction, contention,
+                              into);
+  };
+  std::vector<double> completion = simulateSampledLoop(options, blocks, simulate, result);
+  if (completion.empty()) completion = simulate(blocks, result);
 
   result.blocksSimulated = blocks.size();
   const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
   result.waves = static_cast<int>((result.blocksOnSm + slots - 1) / slots);
   result.cycles = result.simulatedCycles;
   if (result.blocksSimulated < result.blocksOnSm) {
-    // Steady state: the time per block after the first wave (which also pays the start-up
-    // latency), i.e. from the slots-th completion to the last. Windows of a wave or two measure
-    // how blocks pair up rather than the rate.
+    // Steady state (steadyTimePerBlock).
     std::vector<double> done = completion;
     std::sort(done.begin(), done.end());
     const std::size_t k = done.size();
-    double perBlock = 0;
-    if (k > slots) perBlock = (done[k - 1] - done[slots - 1]) / static_cast<double>(k - slots);
-    if (perBlock <= 0) perBlock = done[k - 1] / static_cast<double>(k);
+    double perBlock = steadyTimePerBlock(done, slots);
     // The window can run ahead of the rate a saturated resource allows: the blocks completing in
     // it started before it opened. No block of the steady state can take less than its share of
     // the busiest resource (a bandwidth, a unit, issue), so that is the floor. C_mem is left out:
@@ -566,6 +678,25 @@ TimingResult TimingEngine::finish() {
                    100.0 * static_cast<double>(result.blocksSimulated) / static_cast<double>(result.blocksOnSm)),
        result.extrapolated ? "sampled: the rest extrapolated from the steady-state time per block"
                            : "every block of the SM's share simulated"});
+  if (const LoopSampling& loop = result.loopSampling; loop.applied)
+    result.assumptions.push_back(
+        {"loop iterations sampled",
+         fmt::format("the loop closed by pc {} (back to pc {}) runs {} times a warp; the blocks were simulated with {}, "
+                     "{} and {} of its iterations, the rest extrapolated at {:.0f} cycles of the simulated SM per "
+                     "iteration of every block (error estimate {:.2f} %{})",
+                     loop.branchPc, loop.targetPc, loop.backEdges + 1, loop.simulatedBackEdges[0] + 1,
+                     loop.simulatedBackEdges[1] + 1, loop.simulatedBackEdges[2] + 1, loop.cyclesPerIteration,
+                     100 * loop.errorEstimate,
+                     loop.rejectedEstimates.empty()
+                         ? std::string()
+                         : fmt::format("; fewer iterations were tried first and gave estimates of {:.2f} %",
+                                       fmt::join(scaled(loop.rejectedEstimates, 100), " %, "))),
+         "model (docs/timing.md, loop-iteration sampling): every iteration of every warp issues the same instructions, "
+         "so cycles and counts grow linearly with the iterations once the SM is in its steady state; the line goes "
+         "through the last two runs, the first checks it (the change of slope times the iterations extrapolated is "
+         "the error estimate)"});
+  else if (!loop.note.empty())
+    result.assumptions.push_back({"loop iterations sampled", "no", loop.note});
   if (m.config.l2BytesShare > 0 && result.memory.globalStores + result.memory.atomics > 0)
     result.assumptions.push_back(
         {"L2 write-back",

@@ -35,6 +35,9 @@ struct PredictRequest {
   // Blocks of other SMs' first wave traced besides the SM's own, to estimate what they bring into
   // the shared L2 (timing/l2_sharing.hpp); 0 = none. Each costs one more emulated block.
   int peerBlocks = 8;
+  // Loop-iteration sampling of the simulated blocks (timing::EngineOptions::loopSampleIterations,
+  // docs/timing.md); 0 = off. `fullGrid` turns it off too.
+  int loopSampleIterations = 4;
   unsigned threads = 1;                  // emulator worker threads
   std::uint64_t maxInstructions = 0;     // emulator safety limit (0 = none)
   std::uint64_t maxBlockInstructions = emu::kDefaultMaxBlockInstructions;  // per block (0 = none)

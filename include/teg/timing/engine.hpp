@@ -31,6 +31,11 @@ struct EngineOptions {
   // Peer blocks: blocks other SMs run alongside the first wave, traced (their global reads only)
   // to estimate the data other SMs bring into the shared L2 (l2_sharing.hpp). 0: none.
   int peerBlocks = 0;
+  // Loop-iteration sampling (loop_extrapolation.hpp): 0 = off; else q, the first try's smallest
+  // count of a steady loop's iterations kept (runs at q, 2q and 3q back-edges; q doubles while
+  // the error estimate exceeds loopTolerance, and sampling applies only to loops of >= 12q).
+  int loopSampleIterations = 0;
+  double loopTolerance = 0.01;
 };
 
 // The blocks the SM holds at once: the occupancy's N_slot (options.residentBlocks), capped by a

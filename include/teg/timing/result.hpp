@@ -79,6 +79,20 @@ struct LaunchViews {
   double streamOverheadUs = 0, graphOverheadUs = 0, synchronousOverheadUs = 0;
 };
 
+// Loop-iteration sampling (src/timing/loop_extrapolation.hpp): the simulated blocks ran with a
+// few iterations of their steady loop kept, and cycles and counters were extrapolated linearly to
+// the traced iteration count.
+struct LoopSampling {
+  bool applied = false;
+  std::uint32_t branchPc = 0, targetPc = 0;  // the loop's back-edge
+  std::uint64_t backEdges = 0;               // taken per warp in the trace (the body runs one more time)
+  std::array<std::uint64_t, 3> simulatedBackEdges{};  // the three runs: a check, then the two the line goes through
+  double cyclesPerIteration = 0;  // the slope between the last two runs (cycles of the sampled blocks)
+  double errorEstimate = 0;       // |change of slope between the runs| x iterations extrapolated / cycles
+  std::vector<double> rejectedEstimates;  // the error estimates of smaller counts tried first (above the tolerance)
+  std::string note;               // why it was not applied (empty when no steady loop was found)
+};
+
 struct TimingResult {
   std::string kernel;
   std::string device;
@@ -93,6 +107,7 @@ struct TimingResult {
   int residentBlocks = 0;              // N_slot used
   int waves = 0;
   bool extrapolated = false;
+  LoopSampling loopSampling;
   std::array<double, kStallReasonCount> stalls{};  // warp-cycles per reason
   std::vector<UnitUsage> units;                    // only units that were used
   double bucketCycles = 0;                         // width of a load-over-time bucket
