@@ -39,8 +39,9 @@ SchedulerPolicy policyFromName(const std::string& name, const Device& d) {
   if (name.empty() || name == "loose-round-robin") return SchedulerPolicy::LooseRoundRobin;
   if (name == "greedy-then-oldest") return SchedulerPolicy::GreedyThenOldest;
   if (name == "oldest-first") return SchedulerPolicy::OldestFirst;
+  if (name == "greedy-then-youngest") return SchedulerPolicy::GreedyThenYoungest;
   throw Error(fmt::format("device '{}': timing.scheduler_policy '{}' is not one of loose-round-robin, "
-                          "greedy-then-oldest, oldest-first",
+                          "greedy-then-oldest, oldest-first, greedy-then-youngest",
                           d.name, name));
 }
 

@@ -8,6 +8,7 @@ const char* schedulerPolicyName(SchedulerPolicy p) {
     case SchedulerPolicy::LooseRoundRobin: return "loose-round-robin";
     case SchedulerPolicy::GreedyThenOldest: return "greedy-then-oldest";
     case SchedulerPolicy::OldestFirst: return "oldest-first";
+    case SchedulerPolicy::GreedyThenYoungest: return "greedy-then-youngest";
   }
   return "?";
 }

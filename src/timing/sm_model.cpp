@@ -78,7 +78,7 @@ struct Warp {
   int slot = 0;              // block slot
   int scheduler = 0;
   std::uint32_t warpInBlock = 0;
-  std::uint64_t age = 0;     // start order, for oldest-first
+  std::uint64_t age = 0;     // start order, for the age-based policies
   double readyAt = 0;        // same-warp interval (and block launch, barrier release)
   bool live = false;
   bool atBarrier = false;
@@ -417,6 +417,7 @@ class Sm {
     int warp = -1;
     int distance = std::numeric_limits<int>::max();  // loose round-robin: positions after `start`
     std::uint64_t age = std::numeric_limits<std::uint64_t>::max();
+    bool greedy = false;  // greedy-then-youngest: the last issued warp is the pick
   };
 
   void consider(Choice& choice, int wi, int start, int n, std::size_t s) const {
@@ -438,6 +439,16 @@ class Sm {
         break;
       case SchedulerPolicy::OldestFirst:
         if (w.age < choice.age) choice.age = w.age, choice.warp = wi;
+        break;
+      case SchedulerPolicy::GreedyThenYoungest:
+        // Huerta et al. 2025 §5.1.2 (RTX A6000): the same warp while it is eligible; when switching,
+        // the youngest eligible warp (the one started last).
+        if (wi == schedulers_[s].lastIssued) {
+          choice.warp = wi;
+          choice.greedy = true;
+        } else if (!choice.greedy && (choice.warp < 0 || w.age > warps_[static_cast<std::size_t>(choice.warp)].age)) {
+          choice.warp = wi;
+        }
         break;
     }
   }

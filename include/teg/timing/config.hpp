@@ -22,6 +22,8 @@ enum class SchedulerPolicy : std::uint8_t {
   LooseRoundRobin,  // next eligible warp after the last issued one (TEG's policy, Lai §3.5)
   GreedyThenOldest, // keep issuing from the same warp while it can, else the oldest
   OldestFirst,
+  GreedyThenYoungest,  // keep issuing from the same warp while it can, else the youngest (measured on
+                       // Ampere: Huerta et al., MICRO 2025, arXiv:2503.20481 §5.1.2)
 };
 const char* schedulerPolicyName(SchedulerPolicy p);
 

@@ -135,6 +135,27 @@ TEST(IssueModel, SchedulerPoliciesPickTheWarpsTheirRulesName) {
   }
 }
 
+TEST(IssueModel, GreedyThenYoungestStartsWithTheYoungestWarpAndKeepsIt) {
+  // The kernel of SchedulerPoliciesPickTheWarpsTheirRulesName. Greedy-then-youngest (Huerta et al.
+  // 2025 §5.1.2, RTX A6000: the scheduler starts with the youngest warp and stays with a warp while
+  // it can issue; when it switches, it takes the youngest eligible one). Worked by hand:
+  //   t    0   1   2   3   4   5   6   7-9        10  11
+  //   GTY  w1  w1  w1  w1  w1  w1  w0(A)  (B waits for r1)  w0(B) w0(C)
+  // Warp 1 (the younger) issues its six instructions first; warp 0's B waits for A's result
+  // (6 + 4 = 10); the last issue at 11 is done 4 later: 15 cycles (12 under the other policies).
+  const auto kernel = kernelOf({alu({1}, {2}), alu({3}, {1}), alu({4}, {2})}, 1, 64);
+  const auto pcs = [](auto, std::uint32_t warp) {
+    return warp == 0 ? std::vector<std::uint32_t>{0, 1, 2} : repeat(2, 6);
+  };
+  auto config = simpleConfig(4, 1, 1);
+  config.policy = SchedulerPolicy::GreedyThenYoungest;
+  const auto r = runSynthetic(config, {}, kernel, pcs);
+  EXPECT_EQ(issueTimes(r, 0), (std::vector<double>{6, 10, 11}));
+  EXPECT_EQ(issueTimes(r, 1), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+  EXPECT_DOUBLE_EQ(r.cycles, 15.0);
+  EXPECT_STREQ(schedulerPolicyName(SchedulerPolicy::GreedyThenYoungest), "greedy-then-youngest");
+}
+
 TEST(IssueModel, AWarpIsNotSelectedInTheIssueSlotItLostThenThrottledByTheBusyUnit) {
   // One scheduler, two warps of two independent instructions on a unit busy 4 cycles per
   // instruction (latency 4, same-warp interval 1). The unit decides: w0 at 0, w1 at 4, w0 at 8,
