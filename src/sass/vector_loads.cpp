@@ -51,14 +51,17 @@ std::vector<VectorLoadGroup> vectorisableSharedLoads(const Function& f) {
         const Address& a = ins.operands[1].address;
         open[{a.baseRegister, a.uniformRegister}].emplace(a.offset, i);
       }
-      if (const int w = written(ins); w >= 0)
-        for (auto it = open.begin(); it != open.end();)
-          if (it->first.first == w || (scalarLds(ins) && it->first.first == w)) {
+      if (const int w = written(ins); w >= 0) {
+        // A write to a base register ends the runs addressed through it.
+        for (auto it = open.begin(); it != open.end();) {
+          if (it->first.first == w) {
             runs.push_back(std::move(it->second));
             it = open.erase(it);
           } else {
             ++it;
           }
+        }
+      }
     }
     for (auto& [base, run] : open) runs.push_back(std::move(run));
     for (auto& run : runs) {
