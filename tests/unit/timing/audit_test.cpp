@@ -57,7 +57,9 @@ TEST(Audit, TracesTheValuesTheTimingModelUses) {
       if (d.throughputOf(cls) <= 0 && cls != InstructionClass::LoadStore) continue;
       const auto& e = entry(audit, std::string("execution latency ") + teg::device::instructionClassName(cls));
       EXPECT_DOUBLE_EQ(std::stod(e.value), config.executionLatency[static_cast<std::size_t>(i)]) << e.parameter;
-      if (e.figure.empty()) EXPECT_EQ(e.basis, FigureBasis::Assumed) << e.parameter;
+      if (e.figure.empty()) {
+        EXPECT_EQ(e.basis, FigureBasis::Assumed) << e.parameter;
+      }
       ++checked;
     }
   }
