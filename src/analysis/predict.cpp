@@ -25,6 +25,7 @@ Prediction predict(const PredictRequest& request) {
   KernelSource source = loadKernelSource(request.launch, gpu, request.compile);
   emu::Emulator emulator(source.module, request.launch);
   Prediction p;
+  p.isa = chooseIsa(request.isa, isaFactsFor(gpu, source));
   p.kernel = emulator.kernelInfo();
 
   // Registers and static shared memory as ptxas allocates them; else what the PTX declares.
@@ -142,11 +143,15 @@ Prediction predict(const PredictRequest& request) {
   replayed(0);
 
   p.result = engines[0]->finish();
+  p.result.isaReason = p.isa.reason;
   replayed(1);
   p.result.assumptions.insert(p.result.assumptions.begin(),
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
     p.result.assumptions.insert(p.result.assumptions.begin(), timing::Provenance{"instruction stream", source.arch + " PTX", source.note});
+  p.result.assumptions.insert(p.result.assumptions.begin(),
+                              timing::Provenance{"instruction set", p.isa.isa == trace::Isa::Sass ? "SASS" : "PTX",
+                                                 p.isa.reason});
   if (timing::Provenance row = describeSequences(softwareSequencesOf(p.kernel, p.result, sequences, gpu.cc.code()),
                                                  sequences, gpu.cc.code(), !base.sequences.empty());
       !row.parameter.empty())
@@ -158,6 +163,7 @@ Prediction predict(const PredictRequest& request) {
                                   "see docs/timing.md"});
   for (std::size_t i = 1; i < engines.size(); ++i) {
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
+    p.whatIfs.back().result.isaReason = p.isa.reason;
     replayed(i + 1);
   }
   p.config = base;

@@ -25,6 +25,7 @@ struct PredictArgs {
   int carveout = -1;
   int peerBlocks = analysis::PredictRequest{}.peerBlocks;
   std::uint32_t dynamicSmem = 0;
+  std::string isa = "auto";  // --isa (isa_option.hpp)
 };
 
 // Registers the shared options; returns --dyn-smem (whether it was given matters with --launch).
