@@ -65,7 +65,7 @@ enum class OpndKind : std::uint8_t {
   UPred,      // row = uniform predicate index (0..7)
   Special,    // special register: special = SassSpecial
   Mem,        // [R2.64+UR4+0x10]: row = base register row (kSassZeroRow for none), base64,
-              // uniformRow (kSassZeroRow for none), offset in imm64
+              // uniformRow (kSassZeroRow for none), offset in imm64, scale (R2.X4: 4) in imm
   Label,      // branch target: target = instruction index in the program
   Barrier,    // B0..B15: row = number
   Other,      // kept for the decoder to inspect (the ir operand)
@@ -114,7 +114,7 @@ struct SassInstr {
   std::uint8_t guard = kPredTrue;   // predicate index; kPredTrue = always
   bool guardNot = false;
   bool guardUniform = false;        // @UP0
-  bool collective = false;          // a warp-synchronous op (SHFL, VOTE...): see the block runner
+  bool memory = false;              // a memory access: the handler fills SassCtx::addresses
   std::uint8_t nops = 0;
   std::array<Opnd, 7> op{};
   std::uint32_t mods = 0;           // handler-specific decoded modifiers
@@ -142,11 +142,15 @@ class SassBlockRunner;
 // What a handler sees: the warp, the lanes that execute, the instruction, and the block (for
 // memory and errors).
 struct SassCtx {
+  SassCtx(SassWarp& warp, SassBlockRunner& runner, const SassInstr& instr, std::uint32_t lanes,
+          std::uint64_t* laneAddresses, const std::uint32_t* const* constantBanks)
+      : w(warp), block(runner), in(instr), exec(lanes), addresses(laneAddresses), banks(constantBanks) {}
   SassWarp& w;
   SassBlockRunner& block;
   const SassInstr& in;
   std::uint32_t exec;
-  std::uint64_t* addresses;          // memory handlers fill one address per lane for the trace
+  std::uint64_t* addresses;          // memory handlers fill one address per executing lane for the
+                                     // trace (null when nobody traces)
   const std::uint32_t* const* banks; // constant banks 0..17 as 32-bit words (64 KiB + 16 each)
 
   // A 32-bit source: p[lane & m] (m = 31 for a per-lane row, 0 for one value).
@@ -250,6 +254,14 @@ inline std::uint64_t applyF64Modifiers(const Opnd& o, std::uint64_t v) {
   if (o.abs) v &= 0x7fffffffffffffffull;
   if (o.neg) v ^= 0x8000000000000000ull;
   return v;
+}
+
+// Marks operand `o` as written: RZ / URZ go to sink rows, PT / UPT to kPredSink. Decoders call it
+// for each destination operand (sources keep reading zeros / true).
+inline void sassDestination(Opnd& o) {
+  if ((o.kind == OpndKind::Reg || o.kind == OpndKind::UReg) && o.row >= kSassZeroRow && o.row < kSassSinkRow)
+    o.row = static_cast<std::uint16_t>(kSassSinkRow + (o.row - kSassZeroRow));
+  if ((o.kind == OpndKind::Pred || o.kind == OpndKind::UPred) && o.row == kPredTrue) o.row = kPredSink;
 }
 
 // What decoders may look at besides the instruction: the architecture.
