@@ -214,6 +214,15 @@ int memoryOperand(const SassInstr& in) {
   return -1;
 }
 
+// Turing prints a 64-bit address register without ".64" ([R2] with .E, "extended" addressing);
+// from Ampere on nvdisasm writes [R2.64]. Either way .E on a global/generic access is a pair.
+void extendedAddress(SassInstr& in, const sass::Instruction& ir) {
+  const Space s = spaceOfOpcode(ir.opcode);
+  if (!ir.hasModifier("E") || !isWide(s)) return;
+  for (std::uint8_t k = 0; k < in.nops; ++k)
+    if (in.op[k].kind == OpndKind::Mem && in.op[k].row != kSassZeroRow) in.op[k].base64 = true;
+}
+
 void decodeLoad(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 2 || in.op[1].kind != OpndKind::Mem || in.op[0].kind != OpndKind::Reg)
     sassDecodeError(ir, ctx, "unexpected operands of");
@@ -225,6 +234,7 @@ void decodeLoad(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
   // A wide load into RZ still reads (and checks) memory; its registers go to the sink rows.
   sassDestination(in.op[0]);
   if (in.op[0].row >= kSassSinkRow) in.op[0].row = kSassSinkRow;
+  extendedAddress(in, ir);
   in.memory = true;
   in.fn = &load;
 }
@@ -235,6 +245,7 @@ void decodeStore(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
   in.aux = widthOf(ir, sign);
   if (usesUniformPair(ir)) in.mods |= kModUr64;
   in.aux2 = static_cast<std::uint32_t>(spaceOfOpcode(ir.opcode));
+  extendedAddress(in, ir);
   in.memory = true;
   in.fn = &store;
 }
@@ -267,6 +278,7 @@ void decodeAtomic(SassInstr& in, const sass::Instruction& ir, const SassDecodeCo
   if (usesUniformPair(ir)) in.mods |= kModUr64;
   for (std::uint8_t k = 0; k < static_cast<std::uint8_t>(mi); ++k) sassDestination(in.op[k]);
   // A 64-bit destination RZ: both words to the sink rows.
+  extendedAddress(in, ir);
   in.memory = true;
   in.fn = &atomic;
 }

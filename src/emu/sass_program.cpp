@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "teg/sass/describe.hpp"
 #include "teg/sass/printer.hpp"
 #include "teg/support/data_dir.hpp"
 #include "teg/support/error.hpp"
@@ -223,15 +224,9 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
     throw Error(fmt::format("{}: no SASS function '{}' (entries: {})", module.file, kernel, names));
   }
   if (entry->instructions.empty()) throw Error(fmt::format("{}: SASS function '{}' is empty", module.file, kernel));
-  p.functions.push_back(entry);
-  std::vector<const sass::Function*> helpers;
-  for (const auto& f : module.functions)
-    if (&f != entry && f.section == entry->section && !f.instructions.empty()) helpers.push_back(&f);
-  std::sort(helpers.begin(), helpers.end(), [](const sass::Function* a, const sass::Function* b) {
-    return a->instructions.front().address < b->instructions.front().address;
-  });
-  p.functions.insert(p.functions.end(), helpers.begin(), helpers.end());
-
+  // The pc space of sass::describeKernel: the section's functions, entry first, in module order.
+  const sass::SectionLayout section = sass::layoutSection(module, *entry);
+  p.functions = section.functions;
   Labels labels;
   std::uint32_t pc = 0;
   p.baseAddress = entry->instructions.front().address;
