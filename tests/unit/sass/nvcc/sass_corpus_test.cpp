@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "teg/sass/describe.hpp"
 #include "teg/sass/parser.hpp"
 #include "teg/sass/printer.hpp"
 #include "teg/sass/stats.hpp"
@@ -80,6 +81,14 @@ TEST_P(SassCorpus, EveryArchitectureDisassemblesAndParses) {
       const sass::FunctionStats s = sass::computeStats(m, *f);
       EXPECT_GT(s.instructions, 0u);
       EXPECT_LE(s.registersUsed, k.registers) << k.mangledName;  // named registers fit the allocation
+      // Every instruction has a trace description (no tensor-core code in the corpus), and the
+      // registers it writes, 64-bit pairs and vector loads expanded, fit ptxas's allocation.
+      const trace::KernelInfo info = sass::describeKernel(m, *f);
+      for (const auto& si : info.instructions) {
+        EXPECT_NE(si.kind, trace::InstrKind::Unmodelled) << si.text;
+        for (std::uint32_t r : si.defs)
+          if (r < sass::kUniformRegisterBase) EXPECT_LT(r, static_cast<std::uint32_t>(k.registers)) << si.text;
+      }
     }
     for (const auto& f : m.functions) {
       std::uint8_t barriersSet = 0;
