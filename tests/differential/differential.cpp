@@ -226,8 +226,9 @@ Summary runDifferential(std::uint64_t firstSeed, std::uint64_t count, std::uint6
     std::vector<GeneratedKernel> kernels;
     for (std::uint64_t i = 0; i < n; ++i) kernels.push_back(generateKernel(firstSeed + start + i, config.generator));
     summary.kernels += n;
-    const fs::path cu = scratch / fmt::format("batch_{}_{}.cu", firstSeed + start, config.arch);
-    std::ofstream(cu) << translationUnit(kernels);
+    const fs::path cu = config.sourceFile.empty() ? scratch / fmt::format("batch_{}_{}.cu", firstSeed + start, config.arch)
+                                                  : fs::path(config.sourceFile);
+    if (config.sourceFile.empty()) std::ofstream(cu) << translationUnit(kernels);
 
     auto t0 = Clock::now();
     toolchain::CompileOptions options;
@@ -259,7 +260,7 @@ Summary runDifferential(std::uint64_t firstSeed, std::uint64_t count, std::uint6
       if (summary.differences.size() != before && !config.keepDirectory.empty()) keepReproducer(k, in, config);
     }
     summary.emulateSeconds += secondsSince(t0);
-    if (config.keepDirectory.empty()) fs::remove(cu);
+    if (config.keepDirectory.empty() && config.sourceFile.empty()) fs::remove(cu);
     if (progress) progress(summary);
   }
   if (config.keepDirectory.empty()) fs::remove_all(scratch);

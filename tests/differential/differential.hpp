@@ -24,6 +24,9 @@ struct RunConfig {
   bool useCompileCache = false;  // random kernels are compiled once; the cache would only grow
   std::string keepDirectory;     // when set: each batch's .cu, and for a difference its launch
   GeneratorOptions generator;
+  // When set: compile this file instead of generating one (a reduced reproducer that keeps the
+  // kernels' names k_<seed> and signature; inputs and launch shape still come from the seeds).
+  std::string sourceFile;
 };
 
 struct Difference {

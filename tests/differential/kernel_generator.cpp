@@ -94,7 +94,7 @@ class Generator {
     k.gridX = 1 + rng_.below(3);
 
     std::string helper;
-    if (rng_.chance(25)) {
+    if (options_.control && rng_.chance(25)) {
       helperName_ = fmt::format("h_{}", seed);
       helper = fmt::format("__device__ __noinline__ unsigned {}(unsigned u0, float f0) {{\n", helperName_);
       helper += "  unsigned u1 = u0 * 0x9e3779b9u, u2 = u0 >> 3, u3 = ~u0;\n";
@@ -174,7 +174,7 @@ class Generator {
   std::string u(int depth) {
     if (depth <= 0 || rng_.chance(25)) return uleaf();
     const int d = depth - 1;
-    switch (rng_.below(48)) {
+    switch (options_.integerOps ? rng_.below(48) : 34 + rng_.below(13)) {
       case 0: case 1: return fmt::format("({} + {})", u(d), u(d));
       case 2: return fmt::format("({} - {})", u(d), u(d));
       case 3: case 4: return fmt::format("({} * {})", u(d), u(d));
@@ -365,7 +365,10 @@ class Generator {
   std::string statement(int level, bool converged) {
     const std::string pad(2 * (level + 1), ' ');
     const bool nest = level < 3;
-    const std::uint32_t choice = rng_.below(converged && !inHelper_ ? 30 : 22);
+    std::uint32_t choice = rng_.below(converged && !inHelper_ ? 30 : 22);
+    if (!options_.control && choice < 22) choice = 22 + rng_.below(8);
+    if (!options_.blockOps && choice >= 22) choice = 10;
+    if (!options_.control && !options_.blockOps) choice = 10;
     switch (choice) {
       case 0: case 1:
         if (!nest) break;

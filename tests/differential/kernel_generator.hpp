@@ -42,6 +42,9 @@ struct GeneratorOptions {
   // (~0.02 s of cicc + ptxas per statement on one core), so kernels are kept small and many.
   int minStatements = 3;
   int maxStatements = 14;
+  bool integerOps = true;   // integer arithmetic in expressions (off: only conversions and leaves)
+  bool control = true;      // if/for/while/switch, local arrays, helper calls
+  bool blockOps = true;     // shared memory, barriers, atomics, shuffles, votes
   bool doubles = true;
   bool halves = true;
   bool approx = true;
