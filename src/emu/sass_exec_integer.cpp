@@ -7,7 +7,9 @@
 // the example kernels and the unit tests' hand calculations.
 #include <bit>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -255,6 +257,40 @@ void viadd(SassCtx& c) {
   lanesOf(io, [&](int l) { d[l] = io.v(a, oa, l) + io.v(b, ob, l); });
 }
 
+// IADD3.64 / UIADD3.64 Rd, Pc0, Pc1, a, b, c (Blackwell): 64-bit sum of pairs (the carry
+// outputs, PT in nvcc's code, are refused at decode time).
+template <bool U>
+void iadd3x64(SassCtx& c) {
+  IntIo<U> io{c};
+  const Roles r = unpackRoles(c.in.aux);
+  lanesOf(io, [&](int l) {
+    std::uint64_t sum = 0;
+    for (std::uint8_t k = 0; k < r.values; ++k) {
+      const Opnd& o = c.in.op[r.firstValue + k];
+      std::uint64_t x = io.s64(o, l);
+      if (o.neg) x = 0 - x;
+      if (o.bitNot) x = ~x;
+      sum += x;
+    }
+    io.w64(c.in.op[0], l, sum);
+  });
+}
+
+// IADD.64 Rd, a, b (Blackwell): a 64-bit add of register / uniform pairs (-x negates the pair).
+template <bool U>
+void iadd64(SassCtx& c) {
+  IntIo<U> io{c};
+  const Opnd &oa = c.in.op[1], &ob = c.in.op[2];
+  lanesOf(io, [&](int l) {
+    std::uint64_t x = io.s64(oa, l), y = io.s64(ob, l);
+    if (oa.neg) x = 0 - x;
+    if (ob.neg) y = 0 - y;
+    if (oa.bitNot) x = ~x;
+    if (ob.bitNot) y = ~y;
+    io.w64(c.in.op[0], l, x + y);
+  });
+}
+
 // LEA Rd, [Pc,] a, b, shift [, Pin]: (a << shift) + b.
 // LEA.HI Rd, [Pc,] a, b, c, shift [, Pin]: b + high word of ((c:a) << shift); .SX32: c = sign of a.
 template <bool U>
@@ -422,6 +458,15 @@ void isetp(SassCtx& c) {
   const std::uint32_t cmp = in.aux, bop = in.aux2;
   const bool u32 = in.mods & kModU32;
   std::uint32_t t = 0;
+  if (in.mods & kMod64) {  // ISETP.{U64,S64} (Blackwell): pairs compared at once
+    lanesOf(io, [&](int l) {
+      std::uint64_t x = io.s64(oa, l), y = io.s64(ob, l);
+      if (oa.neg) x = 0 - x;
+      if (ob.neg) y = 0 - y;
+      const bool v = u32 ? compare(cmp, x, y) : compare(cmp, static_cast<std::int64_t>(x), static_cast<std::int64_t>(y));
+      t |= static_cast<std::uint32_t>(v) << l;
+    });
+  } else
   lanesOf(io, [&](int l) {
     const std::uint32_t x = io.v(a, oa, l), y = io.v(b, ob, l);
     bool v;
@@ -457,6 +502,10 @@ void sel(SassCtx& c) {
   const SassSrc a = io.s(oa), b = io.s(ob);
   const std::uint32_t p = io.p(c.in.op[3]);
   std::uint32_t* d = io.d(c.in.op[0]);
+  if (c.in.mods & kMod64) {  // SEL.64: pairs
+    lanesOf(io, [&](int l) { io.w64(c.in.op[0], l, (p >> (U ? 0 : l) & 1u) ? io.s64(oa, l) : io.s64(ob, l)); });
+    return;
+  }
   lanesOf(io, [&](int l) { d[l] = (p >> (U ? 0 : l) & 1u) ? io.v(a, oa, l) : io.v(b, ob, l); });
 }
 
@@ -467,9 +516,10 @@ void imnmx(SassCtx& c) {
   IntIo<U> io{c};
   const SassInstr& in = c.in;
   const bool add = in.aux2 == 1;
-  const Opnd &oa = in.op[1], &ob = in.op[2], &oc = in.op[add ? 3 : 2];
+  const std::uint8_t k = static_cast<std::uint8_t>(in.aux);  // first source (after predicate outputs)
+  const Opnd &oa = in.op[k], &ob = in.op[k + 1], &oc = in.op[add ? k + 2 : k + 1];
   const SassSrc a = io.s(oa), b = io.s(ob), cc = io.s(oc);
-  const std::uint32_t p = io.p(in.op[add ? 4 : 3]);
+  const std::uint32_t p = io.p(in.op[add ? k + 3 : k + 2]);
   std::uint32_t* d = io.d(in.op[0]);
   const bool u32 = in.mods & kModU32;
   lanesOf(io, [&](int l) {
@@ -638,7 +688,55 @@ void ldc(SassCtx& c) {
   });
 }
 
+// HFMA2 Rd, -RZ, RZ, hi, lo: ptxas's way of moving a 32-bit constant (two binary16 halves, the
+// first printed is the high half): (-0 * 0) + c is c exactly, so this is a move of the packed
+// halves. Only this form is decoded here, for the integer code that uses it; the float work's
+// registerFloatHandlers registers the full HFMA2 after this and replaces it.
+std::optional<std::uint16_t> exactHalf(double v) {
+  if (v == 0) return static_cast<std::uint16_t>(std::signbit(v) ? 0x8000 : 0);
+  const std::uint16_t sign = v < 0 ? 0x8000 : 0;
+  const double a = std::fabs(v);
+  int e = 0;
+  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  const int exponent = e - 1 + 15;     // biased exponent of 1.f * 2^(e-1)
+  if (exponent >= 31) return std::nullopt;
+  double frac;
+  std::uint16_t bits;
+  if (exponent <= 0) {  // subnormal: a = f * 2^-24
+    frac = a / std::ldexp(1.0, -24);
+    if (frac != std::floor(frac) || frac >= 1024) return std::nullopt;
+    bits = static_cast<std::uint16_t>(frac);
+  } else {
+    frac = (m * 2 - 1) * 1024;
+    if (frac != std::floor(frac)) return std::nullopt;
+    bits = static_cast<std::uint16_t>((exponent << 10) | static_cast<int>(frac));
+  }
+  return static_cast<std::uint16_t>(sign | bits);
+}
+
+void constantMove(SassCtx& c) {
+  std::uint32_t* d = c.dst(c.in.op[0]);
+  const std::uint32_t v = c.in.aux2;
+  forEachSassLane(c.exec, [&](int l) { d[l] = v; });
+}
+
 // ----- decoders -----
+
+void decodeHfma2Move(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  auto isZero = [](const Opnd& o) { return o.kind == OpndKind::Reg && o.row == kSassZeroRow; };
+  if (in.nops != 5 || !isZero(in.op[1]) || !isZero(in.op[2]) || in.op[3].kind == OpndKind::Reg ||
+      in.op[4].kind == OpndKind::Reg || !(ir.modifiers.empty() || (ir.modifiers.size() == 1 && ir.hasModifier("MMA"))))
+    sassDecodeError(ir, ctx, "unsupported SASS instruction (float)");
+  const auto hi = exactHalf(in.op[3].kind == OpndKind::FloatImm ? in.op[3].fimm : static_cast<double>(in.op[3].imm64));
+  const auto lo = exactHalf(in.op[4].kind == OpndKind::FloatImm ? in.op[4].fimm : static_cast<double>(in.op[4].imm64));
+  if (!hi || !lo) sassDecodeError(ir, ctx, "unsupported SASS instruction (inexact half constant)");
+  // -0 * 0 = -0; -0 + c is c, and -0 + +0 = +0 under round-to-nearest.
+  const std::uint16_t h = *hi == 0x8000 ? 0 : *hi, l = *lo == 0x8000 ? 0 : *lo;
+  sassDestination(in.op[0]);
+  in.aux2 = (std::uint32_t{h} << 16) | l;
+  in.fn = &constantMove;
+}
+
 
 std::uint32_t cmpOf(const sass::Instruction& ir, const SassDecodeContext& ctx) {
   static const std::pair<const char*, Cmp> kCmps[] = {{"F", kF}, {"LT", kLt}, {"EQ", kEq}, {"LE", kLe},
@@ -695,6 +793,19 @@ void decodeIadd3(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
   in.aux = packRoles(r);
   if (ir.hasModifier("X")) in.mods |= kModX;
   in.fn = isUniform(ir) ? &iadd3<true> : &iadd3<false>;
+  if (ir.hasModifier("64")) {
+    for (std::uint8_t k = 1; k <= r.predOuts; ++k)
+      if (in.op[k].row != kPredSink) sassDecodeError(ir, ctx, "carry outputs of a 64-bit add are not modelled in");
+    if (in.mods & kModX) sassDecodeError(ir, ctx, "unsupported form of");
+    if (in.op[0].row >= kSassSinkRow) in.op[0].row = kSassSinkRow;
+    in.fn = isUniform(ir) ? &iadd3x64<true> : &iadd3x64<false>;
+  }
+}
+void decodeIadd(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (in.nops != 3 || !ir.hasModifier("64")) sassDecodeError(ir, ctx, "unsupported form of");
+  sassDestination(in.op[0]);
+  if (in.op[0].row >= kSassSinkRow) in.op[0].row = kSassSinkRow;
+  in.fn = isUniform(ir) ? &iadd64<true> : &iadd64<false>;
 }
 void decodeViadd(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 3) sassDecodeError(ir, ctx, "unexpected operands of");
@@ -764,19 +875,32 @@ void decodeIsetp(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
   sassDestination(in.op[1]);
   in.aux = cmpOf(ir, ctx);
   in.aux2 = bopOf(ir);
-  if (ir.hasModifier("U32")) in.mods |= kModU32;
+  if (ir.hasModifier("U32") || ir.hasModifier("U64")) in.mods |= kModU32;
+  if (ir.hasModifier("U64") || ir.hasModifier("S64")) in.mods |= kMod64;
   if (ir.hasModifier("EX")) in.mods |= kModEx;
   in.fn = isUniform(ir) ? &isetp<true> : &isetp<false>;
 }
 void decodeSel(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 4) sassDecodeError(ir, ctx, "unexpected operands of");
   sassDestination(in.op[0]);
+  if (ir.hasModifier("64")) {
+    in.mods |= kMod64;
+    if (in.op[0].row >= kSassSinkRow) in.op[0].row = kSassSinkRow;
+  }
   in.fn = isUniform(ir) ? &sel<true> : &sel<false>;
 }
 void decodeImnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   sassDestination(in.op[0]);
   in.aux2 = ir.opcode.find("ADDMNMX") != std::string::npos ? 1 : 0;
-  if (in.nops != (in.aux2 ? 5 : 4)) sassDecodeError(ir, ctx, "unexpected operands of");
+  // Blackwell prints two predicate outputs after the destination (VIMNMX R5, PT, PT, a, b, !PT);
+  // nvcc leaves them PT (unused), so they are not computed.
+  std::uint8_t k = 1;
+  while (k < in.nops && (in.op[k].kind == OpndKind::Pred || in.op[k].kind == OpndKind::UPred) && k + 3 < in.nops) {
+    if (in.op[k].row != kPredTrue) sassDecodeError(ir, ctx, "predicate outputs are not modelled in");
+    ++k;
+  }
+  in.aux = k;
+  if (in.nops != k + (in.aux2 ? 4 : 3)) sassDecodeError(ir, ctx, "unexpected operands of");
   if (ir.hasModifier("U32")) in.mods |= kModU32;
   if (ir.hasModifier("RELU")) sassDecodeError(ir, ctx, "unsupported modifier in");
   in.fn = isUniform(ir) ? &imnmx<true> : &imnmx<false>;
@@ -853,6 +977,7 @@ void registerIntegerHandlers(SassHandlerTable& t) {
   t.add("R2UR", &decodeR2ur);
   for (const char* op : {"IMAD", "UIMAD", "IMAD32I"}) t.add(op, &decodeImad);
   for (const char* op : {"IADD3", "UIADD3"}) t.add(op, &decodeIadd3);
+  for (const char* op : {"IADD", "UIADD"}) t.add(op, &decodeIadd);
   for (const char* op : {"VIADD", "UVIADD", "IADD32I"}) t.add(op, &decodeViadd);
   for (const char* op : {"LEA", "ULEA"}) t.add(op, &decodeLea);
   for (const char* op : {"LOP3", "ULOP3"}) t.add(op, &decodeLop3);
@@ -873,6 +998,7 @@ void registerIntegerHandlers(SassHandlerTable& t) {
   t.add("P2R", &decodeP2r);
   t.add("R2P", &decodeR2p);
   for (const char* op : {"LDC", "ULDC", "LDCU"}) t.add(op, &decodeLdc);
+  t.add("HFMA2", &decodeHfma2Move);  // the constant-move form only (see decodeHfma2Move)
 }
 
 }  // namespace teg::emu

@@ -31,7 +31,9 @@ std::uint64_t laneAddress(const SassCtx& c, const Opnd& m, int l, bool wide, boo
     a *= m.imm;  // .X4 scale (1 when none)
   }
   if (m.uniformRow != kSassZeroRow) {
-    const bool pair = ur64 || (wide && m.row == kSassZeroRow);
+    // A global / generic address is 64 bits: a uniform register there is a pair ([R2.64+UR4]
+    // with UR4:UR5 the base, as Turing's histogram shows); shared and local offsets are 32 bits.
+    const bool pair = ur64 || wide;
     a += pair ? (c.w.ur[m.uniformRow] | (std::uint64_t{c.w.ur[m.uniformRow + 1]} << 32)) : c.w.ur[m.uniformRow];
   }
   a += static_cast<std::uint64_t>(m.imm64);

@@ -172,6 +172,7 @@ void registerWarpHandlers(SassHandlerTable& t) {
   t.add("VOTEU", &decodeVote);
   t.add("MATCH", &decodeMatch);
   t.add("REDUX", &decodeRedux);
+  t.add("CREDUX", &decodeRedux);  // Blackwell's spelling of the same reduction into a uniform register
 }
 
 }  // namespace teg::emu
