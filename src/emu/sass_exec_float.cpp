@@ -562,7 +562,7 @@ void hArith(SassCtx& c) {
       double v = halfOp(Op, lo[0], lo[1], lo[2], false);
       float f = static_cast<float>(v);  // exact for add/mul of halves; fma rounds once
       if (sat) f = std::isnan(f) ? 0.0f : std::fmin(std::fmax(f, 0.0f), 1.0f);
-      d[l] = canonical32(f);
+      d[l] = canonicalBits(f);
       return;
     }
     const std::uint16_t h0 = toHalfBits(halfOp(Op, lo[0], lo[1], lo[2], ftz), r, ftz, sat);

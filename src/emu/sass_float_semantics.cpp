@@ -30,12 +30,12 @@ float inF(std::uint32_t b, bool ftz) { return ftz ? flush(asF(b)) : asF(b); }
 std::uint32_t finish(float r, bool ftz, bool sat) {
   if (ftz) r = flush(r);
   if (sat) r = saturate(r);
-  return canonical32(r);
+  return canonicalBits(r);
 }
 
 }  // namespace
 
-std::uint32_t canonical32(float x) { return std::isnan(x) ? 0x7fffffffu : std::bit_cast<std::uint32_t>(x); }
+std::uint32_t canonicalBits(float x) { return static_cast<std::uint32_t>(canonical32(x)); }
 
 std::uint32_t fadd(std::uint32_t a, std::uint32_t b, Round r, bool ftz, bool sat) {
   const float x = inF(a, ftz), y = inF(b, ftz);
@@ -150,7 +150,7 @@ std::uint32_t mufu(Mufu op, std::uint32_t a) {
       return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(v) >> 32);
     }
   }
-  return canonical32(flush(r));
+  return canonicalBits(flush(r));
 }
 
 std::uint64_t dadd(std::uint64_t a, std::uint64_t b, Round r) {

@@ -21,7 +21,8 @@ namespace teg::emu::sassfloat {
 // Rounding of an operation: nearest even (the default), toward zero, down, up.
 enum class Round : std::uint8_t { Rn, Rz, Rm, Rp };
 
-std::uint32_t canonical32(float x);  // NaN -> 0x7fffffff, else the bits
+// NaN -> 0x7fffffff, else the bits (float_math.hpp's canonical32, 32 bits wide).
+std::uint32_t canonicalBits(float x);
 
 std::uint32_t fadd(std::uint32_t a, std::uint32_t b, Round r, bool ftz, bool sat);
 std::uint32_t fmul(std::uint32_t a, std::uint32_t b, Round r, bool ftz, bool sat);
