@@ -37,6 +37,7 @@
 
 #include "teg/emu/launch.hpp"
 #include "teg/ptx/ir.hpp"
+#include "teg/sass/ir.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::emu {
@@ -133,6 +134,19 @@ class Emulator {
   // Fills a struct variable (`__constant__ Params c;`) with `fields` packed as a struct argument;
   // buffer fields get allocations named "<name>.<field>".
   void setSymbol(const std::string& name, const StructArg& fields, const std::string& where = "");
+
+  // Runs the kernel's SASS instead of its PTX from now on: `sass` is the disassembly of the cubin
+  // ptxas made from this module (toolchain::compileCuda's cubin, toolchain::disassembleCubin)
+  // for sm_<smVersion> (75, 80, 86, 89, 90, 100, 120), and the kernel is its function whose name
+  // is the PTX entry's (mangled) name, with the helper functions of its section for CALL.
+  // Buffers, parameters, symbols, textures and RunOptions stay as they are; kernelInfo()
+  // becomes sass::describeKernel's (pc = index in the kernel's code section). Throws teg::Error
+  // when the SASS has no such kernel or the architecture is unknown; an instruction the SASS
+  // emulator cannot run stops run() with an error naming it, its source line and the
+  // architecture. `sass` must outlive the emulator.
+  void selectSass(const sass::Module& sass, int smVersion);
+  // The architecture selectSass chose (e.g. 86), 0 while the PTX runs.
+  [[nodiscard]] int sassVersion() const;
 
   // Runs the kernel (all its blocks, or options.blocks). May be called again; memory keeps the
   // state the previous run left.
