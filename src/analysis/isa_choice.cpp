@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+
 #include "teg/support/error.hpp"
+#include "teg/sass/parser.hpp"
 #include "teg/toolchain/disassembler.hpp"
 
 namespace teg::analysis {
@@ -11,10 +15,20 @@ namespace {
 // The oldest architecture CUDA 13's ptxas emits SASS for (CUDA 13 release notes: sm_75 and newer).
 constexpr int kOldestSassTarget = 75;
 
-// Why the SASS emulator cannot run the kernel, "" when it can. The SASS functional emulator
-// (issue 26 point 3, Emulator::selectSass) is not part of this build yet: every kernel falls
-// back to its PTX under `auto`, and `--isa sass` says why.
-std::string sassEmulatorGap() { return "the SASS functional emulator is not part of this build yet (issue 26 point 3)"; }
+// nvdisasm takes a while and a sweep (teg validate) predicts the same cubin many times: each
+// distinct cubin is disassembled and parsed once per process.
+std::shared_ptr<const sass::Module> disassembleOnce(const KernelSource& source) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const sass::Module>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(source.cubin);
+  if (it == cache.end())
+    it = cache.emplace(source.cubin, std::make_shared<const sass::Module>(sass::parseDisassembly(
+                                         toolchain::disassembleCubin(source.cubin),
+                                         source.arch + " cubin of " + source.module.fileName)))
+             .first;
+  return it->second;
+}
 
 }  // namespace
 
@@ -26,8 +40,34 @@ IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source) {
   f.compiledArch = source.arch;
   f.gpuArch = gpu.cc.smName();
   f.haveNvdisasm = toolchain::haveNvdisasm();
-  f.sassEmulatorGap = sassEmulatorGap();
   return f;
+}
+
+IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSource& source, const std::string& kernel) {
+  IsaFacts facts = isaFactsFor(gpu, source);
+  IsaPlan plan;
+  plan.smVersion = gpu.cc.code();
+  if (request != IsaRequest::Ptx && sassObstacle(facts).empty()) {
+    try {
+      auto module = disassembleOnce(source);
+      const std::string mangled = emu::findKernel(source.module, kernel).name;
+      const auto unsupported = emu::sassUnsupportedInstructions(*module, mangled, plan.smVersion);
+      if (!unsupported.empty())
+        facts.sassEmulatorGap = fmt::format("the SASS emulator does not run {}{}", unsupported.front(),
+                                            unsupported.size() > 1 ? fmt::format(" (and {} more)", unsupported.size() - 1) : "");
+      else
+        plan.sass = std::move(module);
+    } catch (const Error& e) {
+      facts.sassEmulatorGap = fmt::format("its SASS could not be read: {}", e.what());
+    }
+  }
+  plan.choice = chooseIsa(request, facts);
+  if (plan.choice.isa != trace::Isa::Sass) plan.sass.reset();
+  return plan;
+}
+
+void applyIsaPlan(const IsaPlan& plan, emu::Emulator& emulator) {
+  if (plan.choice.isa == trace::Isa::Sass && plan.sass) emulator.selectSass(*plan.sass, plan.smVersion);
 }
 
 IsaRequest parseIsaRequest(std::string_view text) {

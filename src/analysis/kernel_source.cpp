@@ -59,6 +59,7 @@ KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device
   }
   const toolchain::CompileResult& compiled = compileOnce(launch.source, options);
   s.arch = options.arch;
+  s.cubin = compiled.cubin;
   for (const auto& n : compiled.notes) s.note += (s.note.empty() ? "" : "; ") + n;
   s.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)");
   const std::string mangled = emu::findKernel(s.module, launch.kernel).name;

@@ -23,9 +23,11 @@ Prediction predict(const PredictRequest& request) {
   if (request.device == nullptr) throw Error("predict: no GPU given");
   const device::Device& gpu = *request.device;
   KernelSource source = loadKernelSource(request.launch, gpu, request.compile);
+  const IsaPlan isaPlan = planIsa(request.isa, gpu, source, request.launch.kernel);
   emu::Emulator emulator(source.module, request.launch);
+  applyIsaPlan(isaPlan, emulator);
   Prediction p;
-  p.isa = chooseIsa(request.isa, isaFactsFor(gpu, source));
+  p.isa = isaPlan.choice;
   p.kernel = emulator.kernelInfo();
 
   // Registers and static shared memory as ptxas allocates them; else what the PTX declares.

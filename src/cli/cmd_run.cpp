@@ -115,8 +115,10 @@ void runCommand(const RunArgs& a, Context& context) {
 
   const Program program = analysis::loadKernelSource(launch, gpu, a.compile);
   if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
-  const analysis::IsaChoice isa = analysis::chooseIsa(analysis::parseIsaRequest(a.isa), analysis::isaFactsFor(gpu, program));
+  const analysis::IsaPlan plan = analysis::planIsa(analysis::parseIsaRequest(a.isa), gpu, program, launch.kernel);
+  const analysis::IsaChoice& isa = plan.choice;
   emu::Emulator emulator(program.module, launch);
+  analysis::applyIsaPlan(plan, emulator);
   const trace::KernelInfo& info = emulator.kernelInfo();
   // A launch the GPU would refuse (more dynamic shared memory than a block may have, too many
   // threads or registers) is refused here too, naming the rule, rather than run as if it fitted.

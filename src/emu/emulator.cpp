@@ -450,6 +450,10 @@ void Emulator::selectSass(const sass::Module& sassModule, int smVersion) {
   im.sassInfo = std::move(info);
 }
 
+std::vector<std::string> sassUnsupportedInstructions(const sass::Module& sass, const std::string& kernel, int smVersion) {
+  return buildSassProgram(sass, kernel, smVersion).errors;
+}
+
 int Emulator::sassVersion() const { return impl_->sass ? impl_->sass->smVersion : 0; }
 
 const trace::KernelInfo& Emulator::kernelInfo() const { return impl_->sass ? impl_->sassInfo : impl_->info; }

@@ -6,11 +6,14 @@
 // SASS where all hold and PTX otherwise, naming what stood in the way.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "teg/analysis/kernel_source.hpp"
 #include "teg/device/device.hpp"
+#include "teg/emu/emulator.hpp"
+#include "teg/sass/ir.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::analysis {
@@ -35,7 +38,8 @@ struct IsaFacts {
   std::string sassEmulatorGap;
 };
 
-// The facts for a kernel loaded for `gpu` (looks for nvdisasm).
+// The facts for a kernel loaded for `gpu` without looking at its SASS: sassEmulatorGap is left
+// empty (planIsa fills it).
 IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source);
 
 struct IsaChoice {
@@ -49,5 +53,20 @@ std::string sassObstacle(const IsaFacts& facts);
 // --isa ptx: PTX. --isa sass: SASS, or teg::Error with the obstacle. --isa auto: SASS where
 // there is no obstacle, else PTX with the obstacle as the reason.
 IsaChoice chooseIsa(IsaRequest request, const IsaFacts& facts);
+
+// The choice for the launch's kernel (`kernel`: the launch's name, mangled or not) and, when it
+// is SASS, the disassembly the emulator runs. Where nothing else rules SASS out, the cubin is
+// disassembled (nvdisasm) and every instruction of the kernel's section is checked against the
+// SASS emulator (emu::sassUnsupportedInstructions): the first it cannot run is `auto`'s reason
+// for PTX. An nvdisasm failure is such a reason too.
+struct IsaPlan {
+  IsaChoice choice;
+  std::shared_ptr<const sass::Module> sass;  // set when choice.isa is Sass
+  int smVersion = 0;
+};
+IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSource& source, const std::string& kernel);
+
+// Makes the emulator run the plan's SASS (nothing for PTX); the plan must outlive the emulator.
+void applyIsaPlan(const IsaPlan& plan, emu::Emulator& emulator);
 
 }  // namespace teg::analysis

@@ -169,6 +169,13 @@ class Emulator {
   std::unique_ptr<Impl> impl_;
 };
 
+// One message per instruction of `kernel`'s SASS (its mangled name, with the helper functions of
+// its section) that the SASS emulator cannot run on sm_<smVersion>, naming the opcode, its source
+// line and the architecture; empty when it runs them all (the check `--isa auto` makes before
+// choosing SASS, analysis/isa_choice.hpp). Throws teg::Error when the SASS has no such kernel or
+// the architecture is unknown, as selectSass does.
+std::vector<std::string> sassUnsupportedInstructions(const sass::Module& sass, const std::string& kernel, int smVersion);
+
 // The entry function named `name` (exact, or demangled from an Itanium `_Z` name); throws
 // teg::Error listing the module's entries when there is none.
 const ptx::Function& findKernel(const ptx::Module& module, std::string_view name);
