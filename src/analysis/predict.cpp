@@ -19,11 +19,11 @@
 
 namespace teg::analysis {
 
-Prediction predict(const PredictRequest& request) {
-  if (request.device == nullptr) throw Error("predict: no GPU given");
+namespace {
+
+// The prediction of `source` on the plan's instruction stream.
+Prediction predictOn(const PredictRequest& request, const KernelSource& source, const IsaPlan& isaPlan) {
   const device::Device& gpu = *request.device;
-  KernelSource source = loadKernelSource(request.launch, gpu, request.compile);
-  const IsaPlan isaPlan = planIsa(request.isa, gpu, source, request.launch.kernel);
   emu::Emulator emulator(source.module, request.launch);
   applyIsaPlan(isaPlan, emulator);
   Prediction p;
@@ -172,6 +172,25 @@ Prediction predict(const PredictRequest& request) {
   p.criticalPathBlockCycles = criticalPath.blockCycles();
   p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
+}
+
+}  // namespace
+
+Prediction predict(const PredictRequest& request) {
+  if (request.device == nullptr) throw Error("predict: no GPU given");
+  const KernelSource source = loadKernelSource(request.launch, *request.device, request.compile);
+  const IsaPlan plan = planIsa(request.isa, *request.device, source, request.launch.kernel);
+  if (plan.choice.isa != trace::Isa::Sass || request.isa != IsaRequest::Auto) return predictOn(request, source, plan);
+  // `auto`: a kernel the SASS emulator stops on (a construct it does not run yet, found only when
+  // it executes) is run on its PTX instead, and the report says why. A fault of the kernel itself
+  // stops the PTX run too, with the PTX emulator's message.
+  try {
+    return predictOn(request, source, plan);
+  } catch (const Error& e) {
+    IsaPlan ptx;
+    ptx.choice = {trace::Isa::Ptx, fmt::format("auto: PTX because the SASS emulator stopped: {}", e.what())};
+    return predictOn(request, source, ptx);
+  }
 }
 
 }  // namespace teg::analysis
