@@ -269,6 +269,20 @@ TEST(CliPredict, TheReportNamesTheInstructionSetAndWhy) {
   EXPECT_NE(sass.err.find("cc 6.0"), std::string::npos) << sass.err;
 }
 
+TEST(CliPredict, AutoTimesTheSassOnAGpuThatAllowsIt) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "rtx4060", "--json", "--sample-blocks", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string reason = j["isa"]["reason"];
+  if (reason.find("nvdisasm was not found") != std::string::npos) GTEST_SKIP() << reason;
+  EXPECT_EQ(j["isa"]["used"], "sass") << reason;
+  EXPECT_NE(reason.find("sm_89"), std::string::npos) << reason;
+  // The assumptions start with the same choice.
+  EXPECT_EQ(j["assumptions"][0]["figure"], "instruction set");
+  EXPECT_EQ(j["assumptions"][0]["value"], "SASS");
+}
+
 TEST(CliPredict, AnUnknownIsaIsRefused) {
   const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--isa", "sm_80"});
   EXPECT_NE(r.exitCode, 0);
