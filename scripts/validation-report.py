@@ -2,6 +2,10 @@
 """Turns `teg validate --json` into the Markdown tables of docs/validation.md.
 
 Usage: build/release/src/cli/teg validate --json | python3 scripts/validation-report.py > tables.md
+       python3 scripts/validation-report.py --compare PTX.json SASS.json > tables.md
+The second form takes two runs, `teg validate --isa ptx --json` and `teg validate --isa sass --json`
+(or --isa auto), and prints per group and per suite the mean and max error of each path, with how
+many rows each run really timed on SASS (a row `auto` sent to PTX says so in the suite's "isa").
 """
 import json
 import sys
@@ -27,7 +31,47 @@ def print_table(header: list, rows: list) -> None:
     print()
 
 
+def sass_rows(suite: dict) -> int:
+    return suite.get("isa", {}).get("rows", {}).get("sass", 0)
+
+
+def compare(ptx_path: str, sass_path: str) -> None:
+    with open(ptx_path) as f:
+        ptx = json.load(f)
+    with open(sass_path) as f:
+        sass = json.load(f)
+    suites_ptx = {s["name"]: s for s in ptx["suites"]}
+    suites_sass = {s["name"]: s for s in sass["suites"]}
+    groups_sass = {g["name"]: g for g in sass.get("groups", [])}
+
+    def cells(entry):
+        if entry is None:
+            return ["—", "—"]
+        return [f"{entry['mean_abs_error_pct']:.2f} %", f"{entry['max_abs_error_pct']:.1f} %"]
+
+    rows = []
+    for g in ptx.get("groups", []):
+        other = groups_sass.get(g["name"])
+        timed = sum(sass_rows(suites_sass[n]) for n in g["suites"] if n in suites_sass)
+        rows.append([f"`{g['name']}`", g["rows"], *cells(g), *cells(other), timed])
+    if rows:
+        print("PTX vs SASS per group (`teg validate --isa ptx` / `--isa sass`): mean and max abs. error over every "
+              "row; the last column counts the rows the second run really timed on SASS.\n")
+        print_table(["group", "rows", "PTX mean", "PTX max", "SASS mean", "SASS max", "rows on SASS"], rows)
+    rows = []
+    for name, s in suites_ptx.items():
+        other = suites_sass.get(name)
+        tau = lambda e: "—" if e is None or e.get("kendall_tau") is None else f"{e['kendall_tau']:.2f}"
+        rows.append([f"`{name}`", s["gpu"], len(s["rows"]), *cells(s), tau(s), *cells(other), tau(other),
+                     sass_rows(other) if other else 0])
+    print_table(["suite", "GPU", "rows", "PTX mean", "PTX max", "PTX τ", "SASS mean", "SASS max", "SASS τ",
+                 "rows on SASS"], rows)
+
+
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3])
+        return
     report = json.load(sys.stdin)
     if report.get("groups"):
         print("Aims stated over several suites (`data/validation/groups.json`): the mean is over every row.\n")

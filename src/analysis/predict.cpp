@@ -19,12 +19,15 @@
 
 namespace teg::analysis {
 
-Prediction predict(const PredictRequest& request) {
-  if (request.device == nullptr) throw Error("predict: no GPU given");
+namespace {
+
+// The prediction of `source` on the plan's instruction stream.
+Prediction predictOn(const PredictRequest& request, const KernelSource& source, const IsaPlan& isaPlan) {
   const device::Device& gpu = *request.device;
-  KernelSource source = loadKernelSource(request.launch, gpu, request.compile);
   emu::Emulator emulator(source.module, request.launch);
+  applyIsaPlan(isaPlan, emulator);
   Prediction p;
+  p.isa = isaPlan.choice;
   p.kernel = emulator.kernelInfo();
 
   // Registers and static shared memory as ptxas allocates them; else what the PTX declares.
@@ -143,11 +146,15 @@ Prediction predict(const PredictRequest& request) {
   replayed(0);
 
   p.result = engines[0]->finish();
+  p.result.isaReason = p.isa.reason;
   replayed(1);
   p.result.assumptions.insert(p.result.assumptions.begin(),
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
     p.result.assumptions.insert(p.result.assumptions.begin(), timing::Provenance{"instruction stream", source.arch + " PTX", source.note});
+  p.result.assumptions.insert(p.result.assumptions.begin(),
+                              timing::Provenance{"instruction set", p.isa.isa == trace::Isa::Sass ? "SASS" : "PTX",
+                                                 p.isa.reason});
   if (timing::Provenance row = describeSequences(softwareSequencesOf(p.kernel, p.result, sequences, gpu.cc.code()),
                                                  sequences, gpu.cc.code(), !base.sequences.empty());
       !row.parameter.empty())
@@ -159,12 +166,32 @@ Prediction predict(const PredictRequest& request) {
                                   "see docs/timing.md"});
   for (std::size_t i = 1; i < engines.size(); ++i) {
     p.whatIfs.push_back({request.whatIfs[i - 1], engines[i]->finish()});
+    p.whatIfs.back().result.isaReason = p.isa.reason;
     replayed(i + 1);
   }
   p.config = base;
   p.criticalPathBlockCycles = criticalPath.blockCycles();
   p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
+}
+
+}  // namespace
+
+Prediction predict(const PredictRequest& request) {
+  if (request.device == nullptr) throw Error("predict: no GPU given");
+  const KernelSource source = loadKernelSource(request.launch, *request.device, request.compile);
+  const IsaPlan plan = planIsa(request.isa, *request.device, source, request.launch.kernel);
+  if (plan.choice.isa != trace::Isa::Sass || request.isa != IsaRequest::Auto) return predictOn(request, source, plan);
+  // `auto`: a kernel the SASS emulator stops on (a construct it does not run yet, found only when
+  // it executes) is run on its PTX instead, and the report says why. A fault of the kernel itself
+  // stops the PTX run too, with the PTX emulator's message.
+  try {
+    return predictOn(request, source, plan);
+  } catch (const Error& e) {
+    IsaPlan ptx;
+    ptx.choice = {trace::Isa::Ptx, fmt::format("auto: PTX because the SASS emulator stopped: {}", e.what())};
+    return predictOn(request, source, ptx);
+  }
 }
 
 }  // namespace teg::analysis

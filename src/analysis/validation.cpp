@@ -362,6 +362,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     request.whatIfs = row.whatIfs;
     request.registersPerThread = row.registers;
     request.threads = options.threads;
+    request.isa = options.isa;
     const Prediction p = predict(request);
     const timing::TimingResult& r = p.whatIfs.empty() ? p.result : p.whatIfs.back().result;
     const double bytes = row.bytes.value_or(suite.bytes);
@@ -373,6 +374,8 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     rr.bindingResource = bounds.binding;
     rr.boundCycles = bounds.bounds.empty() ? 0 : bounds.bounds.front().cycles;
     rr.predictedCycles = p.result.cycles;
+    rr.isa = p.isa.isa;
+    rr.isaReason = p.isa.reason;
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;

@@ -13,6 +13,7 @@
 #include "predict_options.hpp"
 #include "compile_flags.hpp"
 #include "emulator_limits.hpp"
+#include "isa_option.hpp"
 #include "teg/analysis/predict.hpp"
 #include "teg/analysis/what_if.hpp"
 #include "teg/report/achieved_view.hpp"
@@ -157,6 +158,7 @@ CLI::Option* addPredictOptions(CLI::App& app, PredictArgs& a) {
       ->check(CLI::Range(0, 100));
   app.add_option("--regs", a.regs, "Registers per thread (default: ptxas's figure)")->check(CLI::Range(0, 255));
   addCompileFlags(app, a.compile);
+  addIsaOption(app, a.isa);
   app.add_flag("--json", a.json, "Print JSON");
   return dynSmem;
 }
@@ -179,6 +181,7 @@ analysis::PredictRequest predictRequestOf(const PredictArgs& a, bool dynSmemGive
   request.compile = a.compile;
   if (a.regs >= 0) request.registersPerThread = a.regs;
   request.traceOut = a.traceOut;
+  request.isa = analysis::parseIsaRequest(a.isa);
   return request;
 }
 

@@ -23,6 +23,8 @@
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/progress.hpp"
+#include "teg/analysis/isa_choice.hpp"
+#include "isa_option.hpp"
 #include "teg/support/kernel_name.hpp"
 #include "teg/toolchain/compiler.hpp"
 #include "teg/trace/trace_file.hpp"
@@ -42,6 +44,7 @@ struct RunArgs {
   unsigned threads = 1;
   std::string traceOut;
   toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
+  std::string isa = "auto";           // --isa (isa_option.hpp)
 };
 
 using Program = analysis::KernelSource;
@@ -112,7 +115,10 @@ void runCommand(const RunArgs& a, Context& context) {
 
   const Program program = analysis::loadKernelSource(launch, gpu, a.compile);
   if (!program.note.empty() && !a.json) std::cerr << "teg run: note: " << program.note << "\n";
+  const analysis::IsaPlan plan = analysis::planIsa(analysis::parseIsaRequest(a.isa), gpu, program, launch.kernel);
+  const analysis::IsaChoice& isa = plan.choice;
   emu::Emulator emulator(program.module, launch);
+  analysis::applyIsaPlan(plan, emulator);
   const trace::KernelInfo& info = emulator.kernelInfo();
   // A launch the GPU would refuse (more dynamic shared memory than a block may have, too many
   // threads or registers) is refused here too, naming the rule, rather than run as if it fitted.
@@ -206,6 +212,7 @@ void runCommand(const RunArgs& a, Context& context) {
     j["gpu_id"] = gpu.id;
     j["compute_capability"] = gpu.cc.str();
     j["arch"] = program.arch.empty() ? nlohmann::json(nullptr) : nlohmann::json(program.arch);
+    j["isa"] = {{"used", trace::isaName(isa.isa)}, {"reason", isa.reason}};
     if (!program.note.empty()) j["note"] = program.note;
     j["grid"] = {launch.grid.x, launch.grid.y, launch.grid.z};
     j["block"] = {launch.block.x, launch.block.y, launch.block.z};
@@ -244,6 +251,7 @@ void runCommand(const RunArgs& a, Context& context) {
     std::cout << fmt::format("launch: grid {} x block {}, dynamic shared memory {} B\n", dimText(launch.grid),
                              dimText(launch.block), launch.dynamicSmem);
     std::cout << fmt::format("GPU for the memory statistics: {}\n", gpu.name);
+    std::cout << fmt::format("instruction set: {} ({})\n", isa.isa == trace::Isa::Sass ? "SASS" : "PTX", isa.reason);
     std::cout << "blocks: " << blocksText << "\n";
     if (partial) std::cout << "NOTE: only these blocks ran; the statistics below cover them only.\n";
     std::cout << "\n" << renderStatistics(k, geometry);
@@ -287,6 +295,7 @@ void registerRunCommand(CLI::App& app, Context& context) {
   app.add_option("--threads", args->threads, "Worker threads running blocks in parallel (0 = all cores)");
   app.add_option("--trace-out", args->traceOut, "Write the binary warp trace to FILE (teg trace format)");
   addCompileFlags(app, args->compile);
+  addIsaOption(app, args->isa);
   app.callback([args, &context] { runCommand(*args, context); });
 }
 

@@ -5,6 +5,7 @@
 // suites all ran. Exit status 1 when a suite or a group misses its tolerance. SUITE is a suite name
 // (e.g. chien2010-table2), a prefix of names (chien2010) or a path to a suite file.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "isa_option.hpp"
 #include "teg/analysis/validation.hpp"
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
@@ -29,7 +31,20 @@ struct ValidateArgs {
   bool models = false;  // also compare the baseline models
   std::size_t rows = 0;
   unsigned threads = 1;
+  std::string isa = "auto";  // --isa (isa_option.hpp)
 };
+
+// Which instruction streams a suite's rows were timed on: "SASS (8 rows)", or "PTX (8 rows:
+// auto: PTX because ...)" with each distinct reason once.
+nlohmann::json isaJson(const analysis::ValidationResult& r) {
+  std::map<std::string, int> used;
+  std::vector<std::string> reasons;
+  for (const auto& row : r.rows) {
+    ++used[trace::isaName(row.isa)];
+    if (std::find(reasons.begin(), reasons.end(), row.isaReason) == reasons.end()) reasons.push_back(row.isaReason);
+  }
+  return {{"rows", used}, {"reasons", reasons}};
+}
 
 std::vector<analysis::ValidationSuite> selectSuites(const std::vector<std::string>& wanted) {
   std::vector<analysis::ValidationSuite> all;
@@ -59,14 +74,15 @@ nlohmann::json resultJson(const analysis::ValidationResult& r) {
     rows.push_back({{"label", row.label}, {"measured", row.measured}, {"predicted", row.predicted},
                     {"error_pct", row.errorPct}, {"bound", row.bound}, {"binding_resource", row.bindingResource},
                     {"bound_cycles", row.boundCycles}, {"predicted_cycles", row.predictedCycles},
-                    {"models", row.models}});
+                    {"models", row.models}, {"isa", trace::isaName(row.isa)}});
   const auto& s = *r.suite;
   return {{"name", s.name}, {"title", s.title}, {"source", s.source}, {"gpu", s.gpu},
           {"metric", analysis::validationMetricName(s.metric)}, {"rows", rows},
           {"mean_abs_error_pct", r.meanAbsErrorPct}, {"max_abs_error_pct", r.maxAbsErrorPct},
           {"kendall_tau", r.kendallTau ? nlohmann::json(*r.kendallTau) : nlohmann::json(nullptr)},
           {"tolerance", {{"mean_pct", s.meanTolerancePct}, {"max_pct", s.maxTolerancePct}}},
-          {"within_tolerance", r.withinTolerance}, {"tolerance_stated", r.toleranceStated}, {"verdict", r.verdict}};
+          {"within_tolerance", r.withinTolerance}, {"tolerance_stated", r.toleranceStated}, {"verdict", r.verdict},
+          {"isa", isaJson(r)}};
 }
 
 nlohmann::json groupJson(const analysis::ValidationGroupResult& r) {
@@ -154,6 +170,11 @@ std::string resultText(const analysis::ValidationResult& r) {
     t.addRow({row.label, fmt::format("{:.4g}", row.measured), fmt::format("{:.4g}", row.predicted),
               fmt::format("{:+.1f} %", row.errorPct), row.bound});
   out += t.render();
+  const auto isa = isaJson(r);
+  std::vector<std::string> used;
+  for (const auto& [name, rows] : isa["rows"].items()) used.push_back(fmt::format("{} {} rows", name, rows.get<int>()));
+  out += fmt::format("  instruction set: {} ({})\n", fmt::join(used, ", "),
+                     fmt::join(isa["reasons"].get<std::vector<std::string>>(), "; "));
   if (r.kendallTau) out += fmt::format("  rank agreement (Kendall tau-b over {} rows): {:.2f}\n", r.rows.size(), *r.kendallTau);
   out += fmt::format("  {}: {}\n\n", !r.toleranceStated ? "INFO" : r.withinTolerance ? "PASS" : "MISS", r.verdict);
   return out;
@@ -171,6 +192,7 @@ void registerValidateCommand(CLI::App& app, Context& context) {
                "completed validation exits 0 and the verdicts are in the report");
   app.add_option("--rows", a->rows, "Only the first N rows of each suite (a quick run)");
   app.add_option("--threads", a->threads, "Emulator worker threads")->check(CLI::Range(1u, 256u));
+  addIsaOption(app, a->isa);
   app.add_flag("--models", a->models,
                "Also compare the baseline models (MWP-CWP, roofline, data-flow bound) with TEG: mean/max error per "
                "suite and group");
@@ -185,6 +207,7 @@ void registerValidateCommand(CLI::App& app, Context& context) {
     }
     analysis::ValidationOptions options;
     options.threads = a->threads;
+    options.isa = analysis::parseIsaRequest(a->isa);
     if (a->rows > 0) options.rowLimit = a->rows;
     const auto groups = analysis::loadValidationGroups(analysis::defaultValidationGroupsFile());
     nlohmann::json all = nlohmann::json::array();

@@ -26,6 +26,7 @@ struct PredictArgs {
   int peerBlocks = analysis::PredictRequest{}.peerBlocks;
   int loopSample = analysis::PredictRequest{}.loopSampleIterations;
   std::uint32_t dynamicSmem = 0;
+  std::string isa = "auto";  // --isa (isa_option.hpp)
 };
 
 // Registers the shared options; returns --dyn-smem (whether it was given matters with --launch).

@@ -213,6 +213,9 @@ std::vector<FigureSpec> buildSpecs() {
   s.push_back({"timing.l2_atomic_cycles", K::NonNegativeNumber, G::Timing, R::No, setTimingDouble<&Timing::l2AtomicCycles>});
   s.push_back({"timing.shared_atomic_cycles", K::PositiveNumber, G::Timing, R::No,
                setTimingDouble<&Timing::sharedAtomicCycles>});
+  s.push_back({"timing.register_banks", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::registerBanks>});
+  s.push_back({"timing.register_bank_reads", K::PositiveNumber, G::Timing, R::No,
+               setTimingDouble<&Timing::registerBankReads>});
   s.push_back({"timing.l2_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l2BytesPerClock>});
   s.push_back({"timing.l1_caches_global", K::NonNegativeInt, G::Timing, R::No, setTimingL1CachesGlobal});
   s.push_back({"timing.unified_alu", K::NonNegativeInt, G::Timing, R::No, setTimingUnifiedAlu});

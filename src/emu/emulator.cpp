@@ -14,6 +14,9 @@
 #include "block_runner.hpp"
 #include "global_memory.hpp"
 #include "program.hpp"
+#include "sass_block_runner.hpp"
+#include "sass_program.hpp"
+#include "teg/sass/describe.hpp"
 #include "struct_packing.hpp"
 #include "symbol_init.hpp"
 #include "teg/support/error.hpp"
@@ -33,6 +36,9 @@ struct Emulator::Impl {
   std::vector<std::string> argNames;
   std::vector<std::pair<std::string, std::uint64_t>> buffers;  // name -> address
   std::vector<TextureBinding> textures;                        // handle h -> textures[h - 1]
+  // selectSass: the SASS program and its static description.
+  std::unique_ptr<SassProgram> sass;
+  trace::KernelInfo sassInfo;
 
   const ptx::Function& kernelFunction() const { return module->functions[kernelIndex]; }
 
@@ -79,6 +85,40 @@ struct Emulator::Impl {
     info.sharedBytesPerBlock = program.layout.sharedBytes + dyn;
     if (dyn > 0 && program.layout.dynamicSharedOffset + dyn > info.sharedBytesPerBlock)
       info.sharedBytesPerBlock = program.layout.dynamicSharedOffset + dyn;
+  }
+
+  // Constant banks for the SASS: bank 0 holds the launch (blockDim, gridDim, the stack pointer,
+  // the parameters) where data/toolchain/sass_constant_bank.json says, bank 3 the module's
+  // __constant__ variables in the PTX layout's order (ptxas places them in declaration order with
+  // natural alignment, as the PTX emulator does). Built per run: symbols may have changed.
+  std::vector<std::vector<std::uint32_t>> bankStorage;
+  std::vector<const std::uint32_t*> sassBanks() {
+    const SassConstantBankLayout& L = sass->layout;
+    bankStorage.assign(kSassBanks, {});
+    for (auto& b : bankStorage) b.assign(kSassBankWords, 0);
+    auto put = [&](std::uint32_t bank, std::uint32_t offset, const void* bytes, std::size_t n) {
+      if (offset + n > kSassBankBytes)
+        throw Error(fmt::format("{} bytes at c[0x{:x}][0x{:x}] do not fit the 64 KiB constant bank", n, bank, offset));
+      std::memcpy(reinterpret_cast<std::byte*>(bankStorage[bank].data()) + offset, bytes, n);
+    };
+    const std::uint32_t dims[6] = {block.x, block.y, block.z, grid.x, grid.y, grid.z};
+    put(0, L.blockDim, dims, 12);
+    put(0, L.gridDim, dims + 3, 12);
+    const std::uint32_t stack = std::max<std::uint32_t>(16, sass->localBytesPerThread);
+    put(0, L.stackPointer, &stack, 4);
+    if (!params.empty()) put(0, L.params, params.data(), params.size());
+    const std::vector<std::byte>& constants = program.layout.constBank;
+    if (!constants.empty()) put(3, 0, constants.data(), constants.size());
+    std::vector<const std::uint32_t*> out;
+    for (const auto& b : bankStorage) out.push_back(b.data());
+    return out;
+  }
+  // The block's shared window as the SASS addresses it: the reserved bytes, then the static
+  // shared variables (the PTX layout's size, 16-byte aligned), then the dynamic ones.
+  std::uint32_t sassSharedBytes() const {
+    const ModuleLayout& L = program.layout;
+    std::uint32_t bytes = alignUp(std::max(L.sharedBytes, L.dynamicSharedOffset), 16) + dynamicSmem;
+    return sass->layout.sharedReserved + std::max<std::uint32_t>(bytes, 16);
   }
 
   // A buffer that is not a parameter of its own (a struct's field): its allocation and address.
@@ -288,56 +328,79 @@ RunSummary Emulator::run(const RunOptions& options) {
   summary.blocksRun = selected;
   summary.partialGrid = selected != totalBlocks;
   trace::TraceListener* listener = options.listener;
-  if (listener) listener->beginKernel(im.info);
+  if (listener) listener->beginKernel(im.sass ? im.sassInfo : im.info);
 
-  unsigned threads = options.threads == 0 ? static_cast<unsigned>(tbb::this_task_arena::max_concurrency())
-                                          : options.threads;
-  if (threads <= 1 || selected <= 1) {
-    BlockRunner runner(ctx);
-    for (std::uint64_t i = 0; i < selected; ++i) runner.run(blockAt(i), listener, nullptr);
-    summary.warpInstructions = runner.warpInstructions;
-    summary.threadInstructions = runner.threadInstructions;
-  } else {
-    // Blocks in parallel, in batches; with a listener each block's events are buffered and
-    // delivered in block order after its batch, so the listener sees the same sequence as with
-    // one thread.
-    tbb::task_arena arena(static_cast<int>(threads));
-    tbb::enumerable_thread_specific<std::optional<BlockRunner>> runners;
-    const std::uint64_t batch = listener ? std::uint64_t{threads} * 4 : std::uint64_t{threads} * 64;
-    std::vector<BlockEvents> events(listener ? batch : 0);
-    // Indices i into the selection; the block is blockAt(i).
-    for (std::uint64_t start = 0; start < selected; start += batch) {
-      const std::uint64_t end = std::min(selected, start + batch);
-      std::mutex errorMutex;
-      std::optional<std::pair<std::uint64_t, std::string>> error;
-      for (auto& e : events) e.clear();
-      arena.execute([&] {
-        tbb::parallel_for(start, end, [&](std::uint64_t i) {
-          auto& slot = runners.local();
-          if (!slot) slot.emplace(ctx);
-          try {
-            slot->run(blockAt(i), nullptr, listener ? &events[i - start] : nullptr);
-          } catch (const std::exception& ex) {
-            std::lock_guard lock(errorMutex);
-            if (!error || i < error->first) error = std::make_pair(i, std::string(ex.what()));
-          }
+  // The blocks of the selection, in order on this thread or in parallel batches (TBB); with a
+  // listener each block's events are delivered in block order.
+  auto runAll = [&]<class Runner, class Context>(const Context& context) {
+    unsigned threads = options.threads == 0 ? static_cast<unsigned>(tbb::this_task_arena::max_concurrency())
+                                            : options.threads;
+    if (threads <= 1 || selected <= 1) {
+      Runner runner(context);
+      for (std::uint64_t i = 0; i < selected; ++i) runner.run(blockAt(i), listener, nullptr);
+      summary.warpInstructions = runner.warpInstructions;
+      summary.threadInstructions = runner.threadInstructions;
+    } else {
+      // Blocks in parallel, in batches; with a listener each block's events are buffered and
+      // delivered in block order after its batch, so the listener sees the same sequence as with
+      // one thread.
+      tbb::task_arena arena(static_cast<int>(threads));
+      tbb::enumerable_thread_specific<std::optional<Runner>> runners;
+      const std::uint64_t batch = listener ? std::uint64_t{threads} * 4 : std::uint64_t{threads} * 64;
+      std::vector<BlockEvents> events(listener ? batch : 0);
+      // Indices i into the selection; the block is blockAt(i).
+      for (std::uint64_t start = 0; start < selected; start += batch) {
+        const std::uint64_t end = std::min(selected, start + batch);
+        std::mutex errorMutex;
+        std::optional<std::pair<std::uint64_t, std::string>> error;
+        for (auto& e : events) e.clear();
+        arena.execute([&] {
+          tbb::parallel_for(start, end, [&](std::uint64_t i) {
+            auto& slot = runners.local();
+            if (!slot) slot.emplace(context);
+            try {
+              slot->run(blockAt(i), nullptr, listener ? &events[i - start] : nullptr);
+            } catch (const std::exception& ex) {
+              std::lock_guard lock(errorMutex);
+              if (!error || i < error->first) error = std::make_pair(i, std::string(ex.what()));
+            }
+          });
         });
-      });
-      if (listener) {
-        const std::uint64_t upTo = error ? error->first : end;
-        for (std::uint64_t i = start; i < upTo; ++i) {
-          listener->beginBlock(static_cast<std::uint32_t>(blockAt(i)));
-          events[i - start].deliver(static_cast<std::uint32_t>(blockAt(i)), *listener);
-          listener->endBlock(static_cast<std::uint32_t>(blockAt(i)));
+        if (listener) {
+          const std::uint64_t upTo = error ? error->first : end;
+          for (std::uint64_t i = start; i < upTo; ++i) {
+            listener->beginBlock(static_cast<std::uint32_t>(blockAt(i)));
+            events[i - start].deliver(static_cast<std::uint32_t>(blockAt(i)), *listener);
+            listener->endBlock(static_cast<std::uint32_t>(blockAt(i)));
+          }
         }
+        if (error) throw Error(error->second);
       }
-      if (error) throw Error(error->second);
+      for (auto& slot : runners)
+        if (slot) {
+          summary.warpInstructions += slot->warpInstructions;
+          summary.threadInstructions += slot->threadInstructions;
+        }
     }
-    for (auto& slot : runners)
-      if (slot) {
-        summary.warpInstructions += slot->warpInstructions;
-        summary.threadInstructions += slot->threadInstructions;
-      }
+  };
+  if (im.sass) {
+    SassLaunchContext sctx;
+    sctx.program = im.sass.get();
+    sctx.global = &im.global;
+    const std::vector<const std::uint32_t*> banks = im.sassBanks();
+    sctx.banks = banks.data();
+    sctx.grid = im.grid;
+    sctx.block = im.block;
+    sctx.sharedBytes = im.sassSharedBytes();
+    sctx.dynamicSmem = im.dynamicSmem;
+    sctx.maxCallDepth = options.maxCallDepth;
+    sctx.maxInstructions = options.maxInstructions;
+    sctx.maxBlockInstructions = options.maxBlockInstructions;
+    sctx.maxTraceRecords = options.maxTraceRecords;
+    sctx.instructionBudgetUsed = &used;
+    runAll.template operator()<SassBlockRunner>(sctx);
+  } else {
+    runAll.template operator()<BlockRunner>(ctx);
   }
   if (listener) listener->endKernel();
   return summary;
@@ -371,7 +434,29 @@ std::vector<std::string> Emulator::bufferNames() const {
   return names;
 }
 
-const trace::KernelInfo& Emulator::kernelInfo() const { return impl_->info; }
+void Emulator::selectSass(const sass::Module& sassModule, int smVersion) {
+  Impl& im = *impl_;
+  const std::string& name = im.kernelFunction().name;
+  auto program = std::make_unique<SassProgram>(buildSassProgram(sassModule, name, smVersion));
+  const sass::Function* entry = sassModule.findFunction(name);
+  trace::KernelInfo info = sass::describeKernel(sassModule, *entry);
+  info.grid = im.grid;
+  info.block = im.block;
+  info.sharedBytesPerBlock = im.info.sharedBytesPerBlock;
+  if (program->instrs.size() != info.instructions.size())
+    throw Error(fmt::format("SASS of '{}': the emulator laid out {} instructions, describeKernel {}", name,
+                            program->instrs.size(), info.instructions.size()));
+  im.sass = std::move(program);
+  im.sassInfo = std::move(info);
+}
+
+std::vector<std::string> sassUnsupportedInstructions(const sass::Module& sass, const std::string& kernel, int smVersion) {
+  return buildSassProgram(sass, kernel, smVersion).errors;
+}
+
+int Emulator::sassVersion() const { return impl_->sass ? impl_->sass->smVersion : 0; }
+
+const trace::KernelInfo& Emulator::kernelInfo() const { return impl_->sass ? impl_->sassInfo : impl_->info; }
 const ptx::Function& Emulator::kernel() const { return impl_->kernelFunction(); }
 
 }  // namespace teg::emu

@@ -121,6 +121,12 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
                                                     : fmt::format("{} on {} ({})", signature, r.device, r.kernel));
   head.emplace_back("launch", fmt::format("grid {}x{}x{}, block {}x{}x{} ({} warps)", k.grid.x, k.grid.y, k.grid.z,
                                           k.block.x, k.block.y, k.block.z, k.warpsPerBlock()));
+  head.emplace_back("instruction set",
+                    r.isaReason.empty() ? std::string(r.isa == trace::Isa::Sass ? "SASS" : "PTX")
+                                        : fmt::format("{} ({})", r.isa == trace::Isa::Sass ? "SASS" : "PTX", r.isaReason));
+  if (r.isa == trace::Isa::Sass)
+    head.emplace_back("register banks", fmt::format("{} cycles lost to register-bank conflicts (simulated part)",
+                                                    thousands(r.registerBankConflictCycles)));
   head.emplace_back("residency", fmt::format("{} blocks per SM at once; the busiest SM runs {} blocks in {} wave{}",
                                              r.residentBlocks, r.blocksOnSm, r.waves, r.waves == 1 ? "" : "s"));
   head.emplace_back("predicted", fmt::format("{} cycles = {:.4g} ms", thousands(r.cycles), r.timeMs));
@@ -303,6 +309,8 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
   return {{"kernel", demangle(r.kernel)},
           {"mangled", r.kernel},
           {"device", r.device},
+          {"isa", {{"used", trace::isaName(r.isa)}, {"reason", r.isaReason}}},
+          {"register_bank_conflict_cycles", r.registerBankConflictCycles},
           {"cycles", r.cycles},
           {"time_ms", r.timeMs},
           {"launch", {{"kernel_ms", r.launch.kernelMs}, {"stream_ms", r.launch.streamMs}, {"graph_ms", r.launch.graphMs},
@@ -351,6 +359,8 @@ nlohmann::json timingJsonScopes() {
   return {{"kernel", "none"},
           {"mangled", "none"},
           {"device", "none"},
+          {"isa", "none"},
+          {"register_bank_conflict_cycles", "sm_sampled"},
           {"cycles", "gpu"},
           {"time_ms", "gpu"},
           {"launch", "gpu"},

@@ -310,6 +310,12 @@ void collectRegisters(const Instruction& in, trace::StaticInstruction& s) {
   }
   for (std::size_t i = firstSource; i < ops.size(); ++i) {
     const Operand& op = ops[i];
+    // Source slots a, b, c, d in order (what the reuse flags and the register banks refer to): a
+    // general register, or an address's base register; anything else reads no register bank.
+    if (const std::size_t slot = i - firstSource; slot < s.sourceSlots.size()) {
+      const int r = op.kind == OperandKind::Register ? op.index : op.kind == OperandKind::Memory ? op.address.baseRegister : -1;
+      s.sourceSlots[slot] = static_cast<std::int16_t>(r >= 0 && r != kZeroRegister ? r : -1);
+    }
     if (op.kind == OperandKind::Memory || op.kind == OperandKind::ConstantBank) {
       addAddressRegisters(s.uses, op);
       continue;
@@ -405,6 +411,12 @@ trace::StaticInstruction describeInstruction(const Module& module, const Instruc
   for (const Operand& op : in.operands)
     if (op.kind == OperandKind::SpecialRegister && op.name.find("CLOCK") != std::string::npos) s.readsClock = true;
   collectRegisters(in, s);
+  // ptxas's scheduling (stall, barriers, wait mask, reuse) as the timing engine reads it; zero
+  // (no stall, no barrier) when nvdisasm printed no encodings.
+  if (in.hasEncoding)
+    s.control = trace::ControlWord{static_cast<std::uint8_t>(in.control.stall), in.control.yield,
+                                   static_cast<std::int8_t>(in.control.writeBarrier),
+                                   static_cast<std::int8_t>(in.control.readBarrier), in.control.waitMask, in.control.reuse};
   if (in.source >= 0 && static_cast<std::size_t>(in.source) < module.sources.size())
     s.sourceLine = module.sources[static_cast<std::size_t>(in.source)].line;
   s.text = formatInstruction(in);
@@ -414,6 +426,7 @@ trace::StaticInstruction describeInstruction(const Module& module, const Instruc
 trace::KernelInfo describeKernel(const Module& module, const Function& entry) {
   trace::KernelInfo info;
   info.name = entry.name;
+  info.isa = trace::Isa::Sass;
   const SectionLayout layout = layoutSection(module, entry);
   for (const Function* f : layout.functions) {
     for (const Instruction& in : f->instructions) {

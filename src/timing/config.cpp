@@ -292,6 +292,16 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
        d.timing.sharedAtomicCycles > 0 ? "timing.l2_atomic_cycles, timing.shared_atomic_cycles"
                                        : "timing.l2_atomic_cycles; shared: timing.shared_wavefront_cycles (no "
                                          "timing.shared_atomic_cycles)"});
+  c.registerBanks = static_cast<int>(d.timing.registerBanks);
+  c.registerBankReads = static_cast<int>(d.timing.registerBankReads);
+  if (c.registerBanks > 0 && c.registerBankReads <= 0)
+    throw Error(fmt::format("{}: timing.register_banks is given without timing.register_bank_reads", d.name));
+  c.provenance.push_back(
+      {"register banks (SASS path)",
+       c.registerBanks > 0 ? fmt::format("{} banks (R index mod {}), {} operand reads per bank per cycle; a reuse-cache "
+                                         "hit reads no bank", c.registerBanks, c.registerBanks, c.registerBankReads)
+                           : std::string("not modelled (no published bank mapping for this generation)"),
+       "timing.register_banks, timing.register_bank_reads"});
   return c;
 }
 

@@ -58,6 +58,7 @@ void decodeSequence(const trace::StaticInstruction& s, const SoftwareSequence& s
 
 DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig& config) {
   DecodedProgram program;
+  program.sass = kernel.isa == trace::Isa::Sass;
   auto& decoded = program.decoded;
   auto& fused = program.fused;
   auto& regs = program.regs;
@@ -114,6 +115,15 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
     // cc 1.x reads shared memory into a register with an SP instruction (a move whose operand
     // is in shared memory, seed 002 §1.1.2), so a load not fused into its consumer still takes
     // an SP issue slot, as the fused form does.
+    if (program.sass) {
+      // ptxas's schedule (Jia 2018, control information): the warp's next instruction issues no
+      // earlier than `stall` cycles after this one; variable-latency results are tracked by the
+      // scoreboard barriers in the control word instead of by register.
+      d.control = s.control;
+      d.slots = s.sourceSlots;
+      d.sameWarp = s.control.stall;
+      continue;
+    }
     if (config.sharedOperandLatency > 0 && d.port == Port::Shared && s.kind == trace::InstrKind::Load) {
       d.sharedOperand = true;
       d.unit = static_cast<int>(InstructionClass::IntAdd);
@@ -125,7 +135,7 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
   // The fused form of each ALU instruction that can take a shared operand (cc 1.x): it waits for
   // the load's address registers instead of its result, and runs on the shared-memory path.
   fused.assign(kernel.instructions.size(), Decoded{});
-  if (config.sharedOperandLatency > 0) {
+  if (config.sharedOperandLatency > 0 && !program.sass) {
     for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc) {
       if (!takesSharedOperand(kernel, pc)) continue;
       const auto& alu = kernel.instructions[pc];
@@ -149,7 +159,7 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
   // Software sequences: not an instruction that can take a shared operand (cc 1.x, which no
   // measured architecture is).
   std::uint32_t registers = maxReg;
-  if (!config.sequences.empty()) {
+  if (!config.sequences.empty() && !program.sass) {  // SASS already is the sequence
     for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc) {
       const auto& s = kernel.instructions[pc];
       if (s.kind != trace::InstrKind::Alu || fused[pc].sharedOperand) continue;

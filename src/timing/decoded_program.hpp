@@ -43,9 +43,17 @@ struct Decoded {
   // `decoded`, each later one in DecodedProgram::steps, chained by `continuation`.
   int continuation = -1;       // the next step's index in DecodedProgram::steps, -1 after the last
   bool firstStep = true;       // issuing it counts an execution of its PTX instruction
+  // SASS path (DecodedProgram::sass): ptxas's control word and the general-register sources by
+  // operand slot. sameWarp is then the control word's stall count.
+  trace::ControlWord control;
+  trace::OperandSlots slots = trace::kNoOperandSlots;
 };
 
 struct DecodedProgram {
+  // The kernel is SASS (trace::Isa::Sass): dependencies come from the control words (stall
+  // counts, scoreboard barriers), not from the register scoreboard, and none of the PTX-side
+  // approximations (shared operands, software sequences) apply.
+  bool sass = false;
   std::vector<Decoded> decoded;  // per pc
   std::vector<Decoded> fused;    // per pc: the shared-operand form (only where takesSharedOperand)
   std::vector<Decoded> steps;    // software sequences' steps after their first

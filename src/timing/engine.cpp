@@ -390,13 +390,16 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->kernel = kernel;
   impl_->haveKernel = true;
   impl_->sharedOperandTarget.clear();
-  if (impl_->config.sharedOperandLatency > 0) {
+  // The PTX-side approximations of what ptxas does (cc 1.x shared operands, FMA contraction, load
+  // hoisting below) do not apply to SASS: it is what ptxas did.
+  const bool ptx = kernel.isa == trace::Isa::Ptx;
+  if (impl_->config.sharedOperandLatency > 0 && ptx) {
     impl_->sharedOperandTarget.resize(kernel.instructions.size());
     for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc)
       impl_->sharedOperandTarget[pc] = detail::takesSharedOperand(kernel, pc);
   }
   impl_->fusedAway.clear();
-  if (impl_->config.fuseMultiplyAdds) {
+  if (impl_->config.fuseMultiplyAdds && ptx) {
     impl_->fusedAway.resize(kernel.instructions.size());
     for (std::uint32_t pc = 0; pc < kernel.instructions.size(); ++pc) {
       // A multiply with a cc 1.x shared operand is already one instruction with its load.
@@ -584,6 +587,7 @@ TimingResult TimingEngine::finish() {
                                          std::make_move_iterator(m.blocks.begin() + static_cast<std::ptrdiff_t>(prefix)));
   TimingResult result;
   result.kernel = m.kernel.name;
+  result.isa = m.kernel.isa;
   result.device = m.config.deviceName;
   EngineOptions options = m.options;
   options.residentBlocks = residentSlots(m.config, m.options);
@@ -592,7 +596,8 @@ TimingResult TimingEngine::finish() {
   // iterations out (the cuts are at back-edges) and the estimates below (sector sets and counts)
   // do not depend on it: it is applied to what is simulated, just before.
   const auto hoist = [&](std::vector<detail::BlockTrace>& traced) {
-    if (!m.config.hoistLoads) return;
+    // Load hoisting is a guess at ptxas's scheduling: a SASS trace already is that schedule.
+    if (!m.config.hoistLoads || m.kernel.isa != trace::Isa::Ptx) return;
     for (auto& block : traced)
       for (auto& warp : block.warps) {
         detail::hoistLoads(m.kernel, warp, detail::HoistedLoads::Global);

@@ -88,6 +88,10 @@ struct Warp {
     Producer producer = Producer::Fixed;
   };
   std::vector<Register> regs;
+  // SASS path: the six scoreboard barriers (when each clears, and what kind of producer set it
+  // last) and the operand-reuse cache (the register each source slot holds, -1 none).
+  std::array<Register, 6> barriers{};
+  trace::OperandSlots reuseCache = trace::kNoOperandSlots;
   const Decoded* op = nullptr;  // decoded next op
   // evaluateOwn: when the warp's own state lets its next op issue, and why it cannot before then.
   double ownReadyAt = 0;
@@ -257,6 +261,8 @@ class Sm {
       w.atBarrier = false;
       w.waitFrom = now_;
       for (Warp::Register& r : w.regs) r.readyAt = 0;  // producers stay: they only name stall reasons
+      for (Warp::Register& b : w.barriers) b.readyAt = 0;
+      w.reuseCache = trace::kNoOperandSlots;
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
         w.op = &decodedOf((*w.ops)[0]);
@@ -292,10 +298,17 @@ class Sm {
                                                  : StallReason::Wait;
       }
     };
-    for (std::uint32_t i = d.regsBegin; i < d.usesEnd; ++i) waitFor(w.regs[program_.regs[i]]);
-    for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
-      const Warp::Register& r = w.regs[program_.regs[i]];
-      if (r.producer != Producer::Fixed) waitFor(r);
+    if (program_.sass) {
+      // Volta and later: the instruction waits for every scoreboard barrier in its wait mask;
+      // fixed-latency dependences are covered by the earlier instructions' stall counts (readyAt).
+      for (std::uint32_t mask = d.control.waitMask; mask != 0; mask &= mask - 1)
+        waitFor(w.barriers[static_cast<std::size_t>(std::countr_zero(mask))]);
+    } else {
+      for (std::uint32_t i = d.regsBegin; i < d.usesEnd; ++i) waitFor(w.regs[program_.regs[i]]);
+      for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
+        const Warp::Register& r = w.regs[program_.regs[i]];
+        if (r.producer != Producer::Fixed) waitFor(r);
+      }
     }
     w.ownReadyAt = t;
     w.ownReason = reason;
@@ -615,10 +628,34 @@ class Sm {
         complete = now + config_.l1HitLatency;
         break;
     }
-    for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
-      w.regs[program_.regs[i]] = Warp::Register{complete, d.produces};
+    double conflict = 0;  // SASS: cycles lost reading the sources from the register banks
+    if (program_.sass) {
+      conflict = bankConflictCycles(w, d);
+      if (conflict > 0) {
+        // The operands take that much longer to collect: the scheduler's next issue, this
+        // warp's next instruction and the result all move by it.
+        schedulers_[s].freeAt += conflict;
+        complete += conflict;
+        result_.registerBankConflictCycles += conflict;
+      }
+      // Scoreboard barriers are counters (Jia 2018): each instruction that sets one adds to it,
+      // so it clears when the last of them is done: the write barrier when the result is
+      // written, the read barrier when the sources have left for the unit (its issue cost).
+      // A producer that is not a memory access (MUFU, S2R...) names the short scoreboard.
+      const Producer kind = d.produces == Producer::Long ? Producer::Long : Producer::Short;
+      const auto set = [&](int barrier, double at) {
+        if (barrier < 0) return;
+        Warp::Register& b = w.barriers[static_cast<std::size_t>(barrier)];
+        if (at > b.readyAt) b = Warp::Register{at, kind};
+      };
+      set(d.control.writeBarrier, complete);
+      set(d.control.readBarrier, now + busy + conflict);
+    } else {
+      for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
+        w.regs[program_.regs[i]] = Warp::Register{complete, d.produces};
+      }
     }
-    w.readyAt = now + d.sameWarp;
+    w.readyAt = now + d.sameWarp + conflict;
     ++unitIssued_[static_cast<std::size_t>(d.unit)];
     unitBusy_[static_cast<std::size_t>(d.unit)] += busy;
     loads_.add(d.unit, now, std::max(complete, now + busy));
@@ -656,6 +693,31 @@ class Sm {
     releaseBarrierIfComplete(w.slot, now);
     if (slot.liveWarps == 0) finishBlock(w.slot, std::max(now + busy, complete));
     if (sharedResource) refreshOtherSchedulers(s, now);
+  }
+
+  // Register-bank conflicts of a SASS instruction (timing.register_banks, where the generation's
+  // mapping is published; Jia 2018/2019): its general-register sources, less those the operand-
+  // reuse cache holds from the warp's previous instruction (same slot, same register), each read
+  // once from bank R mod banks; a bank delivers registerBankReads a cycle. Updates the reuse
+  // cache with this instruction's flags (a flag keeps the slot's value for the next instruction).
+  double bankConflictCycles(Warp& w, const Decoded& d) const {
+    std::array<int, 4> read{};
+    int count = 0;
+    for (std::size_t slot = 0; slot < d.slots.size(); ++slot) {
+      const int r = d.slots[slot];
+      if (r < 0 || r == w.reuseCache[slot]) continue;
+      if (std::find(read.begin(), read.begin() + count, r) == read.begin() + count) read[static_cast<std::size_t>(count++)] = r;
+    }
+    for (std::size_t slot = 0; slot < d.slots.size(); ++slot)
+      w.reuseCache[slot] = (d.control.reuse >> slot & 1u) != 0 ? d.slots[slot] : std::int16_t{-1};
+    if (config_.registerBanks <= 0 || config_.registerBankReads <= 0 || count == 0) return 0;
+    int worst = 0;
+    for (int bank = 0; bank < config_.registerBanks; ++bank) {
+      int inBank = 0;
+      for (int i = 0; i < count; ++i) inBank += read[static_cast<std::size_t>(i)] % config_.registerBanks == bank;
+      worst = std::max(worst, inBank);
+    }
+    return std::max(0, (worst + config_.registerBankReads - 1) / config_.registerBankReads - 1);
   }
 
   // After an issue by scheduler s that changed a resource the whole SM shares.

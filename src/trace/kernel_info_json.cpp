@@ -31,8 +31,13 @@ json kernelInfoToJson(const KernelInfo& kernel) {
     if (s.readsClock) instructions.back()["clock"] = true;
     if (s.cache != CachePolicy::Default) instructions.back()["cache"] = static_cast<int>(s.cache);
     if (s.fusedInto >= 0) instructions.back()["fused_into"] = s.fusedInto;
+    if (kernel.isa == Isa::Sass) {
+      const ControlWord& c = s.control;
+      instructions.back()["control"] = {c.stall, c.yield, c.writeBarrier, c.readBarrier, c.waitMask, c.reuse};
+      instructions.back()["slots"] = s.sourceSlots;
+    }
   }
-  return {{"name", kernel.name},
+  json out = {{"name", kernel.name},
           {"grid", dimToJson(kernel.grid)},
           {"block", dimToJson(kernel.block)},
           {"registers", kernel.registersPerThread},
@@ -40,6 +45,8 @@ json kernelInfoToJson(const KernelInfo& kernel) {
           {"warp_size", kernel.warpSize},
           {"source_files", kernel.sourceFiles},
           {"instructions", instructions}};
+  if (kernel.isa == Isa::Sass) out["isa"] = isaName(kernel.isa);  // absent: PTX (files before SASS)
+  return out;
 }
 
 KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
@@ -52,6 +59,9 @@ KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
     k.sharedBytesPerBlock = j.at("shared").get<std::uint32_t>();
     k.warpSize = j.at("warp_size").get<std::uint32_t>();
     k.sourceFiles = j.at("source_files").get<std::vector<std::string>>();
+    const std::string isa = j.value("isa", std::string("ptx"));
+    if (isa != "ptx" && isa != "sass") throw Error(fmt::format("{}: unknown isa '{}' (ptx or sass)", where, isa));
+    k.isa = isa == "sass" ? Isa::Sass : Isa::Ptx;
     const auto& list = j.at("instructions");
     k.instructions.reserve(list.size());
     for (std::size_t pc = 0; pc < list.size(); ++pc) {
@@ -71,6 +81,20 @@ KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
       const int cache = i.value("cache", 0);
       s.cache = static_cast<CachePolicy>(cache);
       s.fusedInto = i.value("fused_into", -1);
+      if (k.isa == Isa::Sass) {
+        const auto& c = i.at("control");
+        s.control.stall = c.at(0).get<std::uint8_t>();
+        s.control.yield = c.at(1).get<bool>();
+        s.control.writeBarrier = c.at(2).get<std::int8_t>();
+        s.control.readBarrier = c.at(3).get<std::int8_t>();
+        s.control.waitMask = c.at(4).get<std::uint8_t>();
+        s.control.reuse = c.at(5).get<std::uint8_t>();
+        s.sourceSlots = i.at("slots").get<OperandSlots>();
+        // Six scoreboard barriers (Jia 2018): indices 0..5, masks of 6 bits; reuse: 4 slots.
+        if (s.control.stall > 15 || s.control.writeBarrier < -1 || s.control.writeBarrier > 5 ||
+            s.control.readBarrier < -1 || s.control.readBarrier > 5 || s.control.waitMask > 0x3F || s.control.reuse > 0xF)
+          throw Error(fmt::format("{}: instruction {} has an out-of-range control word", where, pc));
+      }
       if (static_cast<int>(s.kind) > static_cast<int>(InstrKind::Unmodelled) ||
           static_cast<int>(s.unit) >= static_cast<int>(device::InstructionClass::Count_) ||
           static_cast<int>(s.space) > static_cast<int>(MemorySpace::Texture) || cache < 0 ||

@@ -2,6 +2,8 @@
 
 namespace teg::trace {
 
+const char* isaName(Isa isa) { return isa == Isa::Sass ? "sass" : "ptx"; }
+
 const char* memorySpaceName(MemorySpace space) {
   switch (space) {
     case MemorySpace::None: return "none";

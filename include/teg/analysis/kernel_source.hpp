@@ -18,7 +18,7 @@ struct KernelSource {
   std::string arch;                                     // "" for a .ptx source
   std::optional<toolchain::KernelResources> resources;  // ptxas's figures for the launch's kernel
   std::string note;                                     // e.g. why another arch was used
-  std::string cubin;                                    // ptxas's cubin of a .cu ("" for a .ptx source)
+  std::string cubin;                                    // what ptxas made of it (a .cu only), for its SASS
 };
 
 // Throws teg::Error for a missing file, a compile error (nvcc's message verbatim) or bad PTX.

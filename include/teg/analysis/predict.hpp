@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "teg/analysis/achieved.hpp"
+#include "teg/analysis/isa_choice.hpp"
 #include "teg/device/device.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
@@ -45,12 +46,14 @@ struct PredictRequest {
   toolchain::CompileOptions compile;     // for a .cu source: -I, -D, nvcc arguments, cache (arch: the GPU's)
   std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
   std::string traceOut;                  // also write the binary trace here
+  IsaRequest isa = IsaRequest::Auto;     // --isa: time the SASS or the PTX (isa_choice.hpp)
   std::string carveoutNote;
   // Told what the long stages have done (emulated blocks, timing replays), e.g. for a progress line.
   std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct Prediction {
+  IsaChoice isa;  // which instruction stream was timed, and why
   trace::KernelInfo kernel;
   occupancy::Occupancy occupancy;
   int registersPerThread = 0;

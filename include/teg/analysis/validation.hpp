@@ -28,6 +28,8 @@
 // place of its plain latency.<level> ones (compare one method's rows with that method's figures).
 #pragma once
 
+#include "teg/analysis/isa_choice.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -97,6 +99,9 @@ struct ValidationRowResult {
   // or a rate of the whole launch (cycles, bandwidth_gbps, bytes_per_cycle) and the row has no
   // what-if; empty otherwise.
   std::map<std::string, double> models;
+  // The instruction stream the row's prediction timed and why (isa_choice.hpp).
+  trace::Isa isa = trace::Isa::Ptx;
+  std::string isaReason;
 };
 
 struct ValidationResult {
@@ -122,6 +127,7 @@ std::vector<std::string> validationSuiteFiles(const std::string& directory);
 
 struct ValidationOptions {
   unsigned threads = 1;                  // emulator worker threads
+  IsaRequest isa = IsaRequest::Auto;     // --isa: every row's prediction times this stream
   std::optional<std::size_t> rowLimit;   // only the first N rows (quick runs)
 };
 

@@ -190,6 +190,11 @@ struct Device {
     // [timing.shared_atomic_cycles] cycles the shared-memory pipe takes per serialised pass of a
     // shared atomic (lanes on the same word take one pass each); 0 = timing.shared_wavefront_cycles.
     double sharedAtomicCycles = 0;
+    // General-register file banks as published for the generation (SASS timing only): an
+    // instruction's source registers map to bank (R index mod [timing.register_banks]); each bank
+    // delivers [timing.register_bank_reads] 32-bit operands per cycle, a source beyond that costs
+    // a cycle (0 = not modelled: no published mapping).
+    double registerBanks = 0, registerBankReads = 0;
     double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth
     int l1CachesGlobalLoads = -1;      // [timing.l1_caches_global] 1 | 0; -1 = not given
     // [timing.unified_alu] 1: integer, logic, conversion and fp32 instructions run on the same

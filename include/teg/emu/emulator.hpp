@@ -37,6 +37,7 @@
 
 #include "teg/emu/launch.hpp"
 #include "teg/ptx/ir.hpp"
+#include "teg/sass/ir.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::emu {
@@ -138,6 +139,19 @@ class Emulator {
   // buffer fields get allocations named "<name>.<field>".
   void setSymbol(const std::string& name, const StructArg& fields, const std::string& where = "");
 
+  // Runs the kernel's SASS instead of its PTX from now on: `sass` is the disassembly of the cubin
+  // ptxas made from this module (toolchain::compileCuda's cubin, toolchain::disassembleCubin)
+  // for sm_<smVersion> (75, 80, 86, 89, 90, 100, 120), and the kernel is its function whose name
+  // is the PTX entry's (mangled) name, with the helper functions of its section for CALL.
+  // Buffers, parameters, symbols, textures and RunOptions stay as they are; kernelInfo()
+  // becomes sass::describeKernel's (pc = index in the kernel's code section). Throws teg::Error
+  // when the SASS has no such kernel or the architecture is unknown; an instruction the SASS
+  // emulator cannot run stops run() with an error naming it, its source line and the
+  // architecture. `sass` must outlive the emulator.
+  void selectSass(const sass::Module& sass, int smVersion);
+  // The architecture selectSass chose (e.g. 86), 0 while the PTX runs.
+  [[nodiscard]] int sassVersion() const;
+
   // Runs the kernel (all its blocks, or options.blocks). May be called again; memory keeps the
   // state the previous run left.
   RunSummary run(const RunOptions& options = {});
@@ -158,6 +172,13 @@ class Emulator {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// One message per instruction of `kernel`'s SASS (its mangled name, with the helper functions of
+// its section) that the SASS emulator cannot run on sm_<smVersion>, naming the opcode, its source
+// line and the architecture; empty when it runs them all (the check `--isa auto` makes before
+// choosing SASS, analysis/isa_choice.hpp). Throws teg::Error when the SASS has no such kernel or
+// the architecture is unknown, as selectSass does.
+std::vector<std::string> sassUnsupportedInstructions(const sass::Module& sass, const std::string& kernel, int smVersion);
 
 // The entry function named `name` (exact, or demangled from an Itanium `_Z` name); throws
 // teg::Error listing the module's entries when there is none.

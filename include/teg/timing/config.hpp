@@ -124,6 +124,12 @@ struct TimingConfig {
   double l2AtomicCycles = 0;
   double sharedAtomicCycles = 0;
 
+  // SASS path only (KernelInfo::isa == Sass): the register banks of the generation where
+  // published (0 = no bank conflicts modelled): bank = R index mod registerBanks, each bank
+  // reading registerBankReads operands a cycle (timing.register_banks, timing.register_bank_reads).
+  int registerBanks = 0;
+  int registerBankReads = 0;
+
   // Replay order: hoist global loads above independent arithmetic of their straight-line run, as
   // ptxas schedules them (src/timing/load_hoisting.hpp). timingConfigFor turns it on; a config
   // built by hand replays the trace exactly in order.

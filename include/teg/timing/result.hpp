@@ -112,6 +112,11 @@ struct TimingResult {
   std::vector<UnitUsage> units;                    // only units that were used
   double bucketCycles = 0;                         // width of a load-over-time bucket
   MemoryCounters memory;
+  // SASS path: the ISA the trace described, and the cycles the simulated SM's instructions lost
+  // to register-bank conflicts (TimingConfig::registerBanks; 0 where not modelled).
+  trace::Isa isa = trace::Isa::Ptx;
+  std::string isaReason;  // why that ISA (analysis::chooseIsa); empty when the engine was fed directly
+  double registerBankConflictCycles = 0;
   // DRAM partitions (TimingConfig::dramPartitions > 1): the sampled first wave's global sectors
   // per partition and the skew they give (partition_skew.hpp); empty and 1 otherwise.
   std::vector<std::uint64_t> dramSectorsByPartition;

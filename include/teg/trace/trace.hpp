@@ -38,6 +38,30 @@ const char* instrKindName(InstrKind kind);
 // only); no operator is the device's default (Default), which the timing model decides.
 enum class CachePolicy : std::uint8_t { Default, CacheL1, BypassL1 };
 
+// Which instruction set a kernel's static instructions and trace describe: nvcc's PTX (the
+// engine approximates what ptxas makes of it) or the SASS the GPU runs (ptxas's own schedule).
+enum class Isa : std::uint8_t { Ptx, Sass };
+const char* isaName(Isa isa);
+
+// The scheduling control word ptxas writes into each Volta-and-later SASS instruction (Jia et
+// al. 2018, arXiv:1804.06826, instruction encoding; decoded by teg::sass), as the timing engine
+// reads it. Absent (default) on the PTX path.
+struct ControlWord {
+  std::uint8_t stall = 0;          // cycles before this warp's next instruction may issue (0..15)
+  bool yield = false;              // the yield hint (raw bit 0)
+  std::int8_t writeBarrier = -1;   // 0..5: scoreboard barrier set until the result is written
+  std::int8_t readBarrier = -1;    // 0..5: barrier set until the source registers have been read
+  std::uint8_t waitMask = 0;       // bit b: wait until barrier b is clear before issuing
+  std::uint8_t reuse = 0;          // bit i: source slot i's value kept in the operand-reuse cache
+  bool operator==(const ControlWord&) const = default;
+};
+
+// A SASS instruction's general-register source operands by operand slot (a, b, c, d: the slots
+// the reuse flags and the register banks refer to): the R index, or -1 for a slot that is not a
+// general register (RZ, an immediate, a constant...).
+using OperandSlots = std::array<std::int16_t, 4>;
+inline constexpr OperandSlots kNoOperandSlots = {-1, -1, -1, -1};
+
 // One static instruction as the timing engine needs it.
 struct StaticInstruction {
   std::uint32_t pc = 0;            // index in KernelInfo::instructions
@@ -55,6 +79,9 @@ struct StaticInstruction {
   std::int32_t sourceFile = -1;    // index in KernelInfo::sourceFiles, -1 = unknown
   std::int32_t sourceLine = 0;
   std::string text;                // the instruction as written, for reports
+  // SASS only (KernelInfo::isa == Isa::Sass): ptxas's control word and the source slots.
+  ControlWord control;
+  OperandSlots sourceSlots = kNoOperandSlots;
 };
 
 // The PTX mnemonic with its qualifiers ("div.rn.f32") of an instruction's text, without a guard
@@ -68,6 +95,7 @@ struct Dim3 {
 
 struct KernelInfo {
   std::string name;
+  Isa isa = Isa::Ptx;                    // what `instructions` describe
   Dim3 grid, block;
   std::uint32_t registersPerThread = 0;  // as allocated (ptxas) when known, else declared
   std::uint32_t sharedBytesPerBlock = 0; // static + dynamic

@@ -186,7 +186,7 @@ namespace {
 ValidationResult resultOf(const ValidationSuite& suite, const std::vector<double>& errors) {
   ValidationResult r;
   r.suite = &suite;
-  for (const double e : errors) r.rows.push_back(ValidationRowResult{"", 100, 100 + e, e, "", "", 0, 0, {}});
+  for (const double e : errors) r.rows.push_back(ValidationRowResult{"", 100, 100 + e, e, "", "", 0, 0, {}, teg::trace::Isa::Ptx, ""});
   return r;
 }
 

@@ -246,3 +246,47 @@ TEST(CliPredict, NoProgressLineWhenStderrIsNotATerminal) {
 }
 
 }  // namespace
+
+namespace {
+
+// --isa (issue 26 point 5): the report says which instruction stream was timed and why.
+TEST(CliPredict, TheReportNamesTheInstructionSetAndWhy) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // A GPU CUDA 13 has no SASS for: auto falls back to PTX, naming the compute capability.
+  const auto pascal = runTeg({"predict", "--launch", kSaxpy, "--gpu", "tesla-p100-sxm2-16gb", "--json", "--sample-blocks", "2"});
+  ASSERT_EQ(pascal.exitCode, 0) << pascal.err;
+  const auto j = nlohmann::json::parse(pascal.out);
+  EXPECT_EQ(j["isa"]["used"], "ptx");
+  EXPECT_NE(j["isa"]["reason"].get<std::string>().find("cc 6.0"), std::string::npos) << j["isa"];
+  // --isa ptx is the request itself; --isa sass on that GPU stops with the same obstacle.
+  const auto ptx = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--isa", "ptx", "--sample-blocks", "2"});
+  ASSERT_EQ(ptx.exitCode, 0) << ptx.err;
+  EXPECT_NE(ptx.out.find("instruction set"), std::string::npos);
+  EXPECT_NE(ptx.out.find("PTX (--isa ptx)"), std::string::npos) << ptx.out;
+  const auto sass = runTeg({"predict", "--launch", kSaxpy, "--gpu", "tesla-p100-sxm2-16gb", "--isa", "sass"});
+  EXPECT_NE(sass.exitCode, 0);
+  EXPECT_NE(sass.err.find("--isa sass: "), std::string::npos) << sass.err;
+  EXPECT_NE(sass.err.find("cc 6.0"), std::string::npos) << sass.err;
+}
+
+TEST(CliPredict, AutoTimesTheSassOnAGpuThatAllowsIt) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "rtx4060", "--json", "--sample-blocks", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string reason = j["isa"]["reason"];
+  if (reason.find("nvdisasm was not found") != std::string::npos) GTEST_SKIP() << reason;
+  EXPECT_EQ(j["isa"]["used"], "sass") << reason;
+  EXPECT_NE(reason.find("sm_89"), std::string::npos) << reason;
+  // The assumptions start with the same choice.
+  EXPECT_EQ(j["assumptions"][0]["figure"], "instruction set");
+  EXPECT_EQ(j["assumptions"][0]["value"], "SASS");
+}
+
+TEST(CliPredict, AnUnknownIsaIsRefused) {
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--isa", "sm_80"});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("--isa"), std::string::npos) << r.err;
+}
+
+}  // namespace

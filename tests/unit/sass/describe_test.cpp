@@ -124,3 +124,49 @@ TEST(SassDescribe, ControlTensorAndSourceLines) {
   EXPECT_EQ(at(0).sourceFile, 0);
   EXPECT_EQ(at(2).text, "LDG.E.128 R4, desc[UR4][R2.64]");
 }
+
+namespace {
+
+// With encodings (nvdisasm -hex): the control word (decoded as in parser_test.cpp) and the
+// general-register sources by operand slot reach the trace description.
+const char* const kEncoded = R"(
+	.section	.text.e,"ax",@progbits
+        .type           e,@function
+        .other          e,@"STO_CUDA_ENTRY STV_DEFAULT"
+e:
+        /*0000*/                   S2R R5, SR_CTAID.X ;                                /* 0x0000000000057919 */
+                                                                                       /* 0x000e220000002500 */
+        /*0010*/                   IMAD R12, R13.reuse, c[0x0][0x17c], R2.reuse ;      /* 0x00005f000d0c7a24 */
+                                                                                       /* 0x140fe200078e0202 */
+        /*0020*/                   LDG.E.128 R4, desc[UR4][R14.64+0x10] ;              /* 0x000000040e1da981 */
+                                                                                       /* 0x0000a6000c1e1900 */
+        /*0030*/                   FFMA R6, R4, R5, RZ ;                               /* 0x0000000504067223 */
+                                                                                       /* 0x004fe20000000100 */
+        /*0040*/                   EXIT ;                                              /* 0x000000000000794d */
+                                                                                       /* 0x000fea0003800000 */
+)";
+
+}  // namespace
+
+TEST(SassDescribe, ControlWordsAndSourceSlotsReachTheTrace) {
+  const Module module = parseDisassembly(kEncoded, "e.sass");
+  const auto k = describeKernel(module, module.functions.at(0));
+  EXPECT_EQ(k.isa, teg::trace::Isa::Sass);
+  ASSERT_EQ(k.instructions.size(), 5u);
+  const auto& s2r = k.instructions[0];
+  EXPECT_EQ(s2r.control.stall, 1);
+  EXPECT_EQ(s2r.control.writeBarrier, 0);  // S2R is variable-latency: its consumers wait on barrier 0
+  EXPECT_EQ(s2r.control.readBarrier, -1);
+  const auto& imad = k.instructions[1];
+  EXPECT_EQ(imad.control.reuse, 0b0101);
+  // Slots a = R13, b = a constant (no register bank), c = R2.
+  EXPECT_EQ(imad.sourceSlots, (teg::trace::OperandSlots{13, -1, 2, -1}));
+  const auto& ldg = k.instructions[2];
+  EXPECT_EQ(ldg.control.stall, 3);
+  EXPECT_EQ(ldg.control.writeBarrier, 2);
+  EXPECT_EQ(ldg.accessBytes, 16);
+  EXPECT_EQ(ldg.sourceSlots[0], 14);  // the address's base register
+  const auto& ffma = k.instructions[3];
+  EXPECT_EQ(ffma.control.waitMask, 1u << 2);  // waits for the LDG's R4
+  EXPECT_EQ(ffma.sourceSlots, (teg::trace::OperandSlots{4, 5, -1, -1}));  // RZ reads no bank
+}

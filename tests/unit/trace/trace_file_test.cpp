@@ -116,6 +116,31 @@ TEST(TraceFile, RoundTripsEveryField) {
   EXPECT_EQ(got.events.back(), "kernel end");
 }
 
+TEST(TraceFile, ASassKernelKeepsItsIsaControlWordsAndOperandSlots) {
+  auto kernel = sampleKernel();
+  kernel.isa = Isa::Sass;
+  kernel.instructions[1].control = ControlWord{3, true, 2, 1, 0b100001, 0b0101};
+  kernel.instructions[1].sourceSlots = {2, -1, 7, -1};
+  const auto path = tempPath("teg_trace_sass.bin");
+  writeSample(path, kernel, randomRecords(10));
+  Recorder got;
+  replayTraceFile(path, got);
+  EXPECT_EQ(got.kernel.isa, Isa::Sass);
+  EXPECT_EQ(got.kernel.instructions[1].control, kernel.instructions[1].control);
+  EXPECT_EQ(got.kernel.instructions[1].sourceSlots, kernel.instructions[1].sourceSlots);
+  EXPECT_EQ(got.kernel.instructions[0].control, ControlWord{});
+  std::filesystem::remove(path);
+}
+
+TEST(TraceFile, APtxKernelReadsBackAsPtx) {
+  const auto path = tempPath("teg_trace_ptx_isa.bin");
+  writeSample(path, sampleKernel(), randomRecords(3));
+  Recorder got;
+  replayTraceFile(path, got);
+  EXPECT_EQ(got.kernel.isa, Isa::Ptx);
+  std::filesystem::remove(path);
+}
+
 TEST(TraceFile, CoalescedAccessesCostAboutOneBytePerLane) {
   const auto kernel = sampleKernel();
   WarpInstruction r;

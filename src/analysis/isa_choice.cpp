@@ -1,0 +1,115 @@
+#include "teg/analysis/isa_choice.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+
+#include "teg/support/error.hpp"
+#include "teg/sass/parser.hpp"
+#include "teg/toolchain/disassembler.hpp"
+
+namespace teg::analysis {
+
+namespace {
+// The oldest architecture CUDA 13's ptxas emits SASS for (CUDA 13 release notes: sm_75 and newer).
+constexpr int kOldestSassTarget = 75;
+
+// nvdisasm takes a while and a sweep (teg validate) predicts the same cubin many times: each
+// distinct cubin is disassembled and parsed once per process.
+std::shared_ptr<const sass::Module> disassembleOnce(const KernelSource& source) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const sass::Module>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(source.cubin);
+  if (it == cache.end())
+    it = cache.emplace(source.cubin, std::make_shared<const sass::Module>(sass::parseDisassembly(
+                                         toolchain::disassembleCubin(source.cubin),
+                                         source.arch + " cubin of " + source.module.fileName)))
+             .first;
+  return it->second;
+}
+
+}  // namespace
+
+IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source) {
+  IsaFacts f;
+  f.gpu = gpu.name;
+  f.computeCapability = gpu.cc.code();
+  f.ptxSource = source.arch.empty();
+  f.compiledArch = source.arch;
+  f.gpuArch = gpu.cc.smName();
+  f.haveNvdisasm = toolchain::haveNvdisasm();
+  return f;
+}
+
+IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSource& source, const std::string& kernel) {
+  IsaFacts facts = isaFactsFor(gpu, source);
+  IsaPlan plan;
+  plan.smVersion = gpu.cc.code();
+  if (request != IsaRequest::Ptx && sassObstacle(facts).empty()) {
+    try {
+      auto module = disassembleOnce(source);
+      const std::string mangled = emu::findKernel(source.module, kernel).name;
+      const auto unsupported = emu::sassUnsupportedInstructions(*module, mangled, plan.smVersion);
+      if (!unsupported.empty())
+        facts.sassEmulatorGap = fmt::format("the SASS emulator does not run {}{}", unsupported.front(),
+                                            unsupported.size() > 1 ? fmt::format(" (and {} more)", unsupported.size() - 1) : "");
+      else
+        plan.sass = std::move(module);
+    } catch (const Error& e) {
+      facts.sassEmulatorGap = fmt::format("its SASS could not be read: {}", e.what());
+    }
+  }
+  plan.choice = chooseIsa(request, facts);
+  if (plan.choice.isa != trace::Isa::Sass) plan.sass.reset();
+  return plan;
+}
+
+void applyIsaPlan(const IsaPlan& plan, emu::Emulator& emulator) {
+  if (plan.choice.isa == trace::Isa::Sass && plan.sass) emulator.selectSass(*plan.sass, plan.smVersion);
+}
+
+IsaRequest parseIsaRequest(std::string_view text) {
+  if (text == "auto") return IsaRequest::Auto;
+  if (text == "ptx") return IsaRequest::Ptx;
+  if (text == "sass") return IsaRequest::Sass;
+  throw Error(fmt::format("--isa '{}': expected sass, ptx or auto", text));
+}
+
+const char* isaRequestName(IsaRequest request) {
+  switch (request) {
+    case IsaRequest::Auto: return "auto";
+    case IsaRequest::Ptx: return "ptx";
+    case IsaRequest::Sass: return "sass";
+  }
+  return "?";
+}
+
+std::string sassObstacle(const IsaFacts& f) {
+  if (f.computeCapability < kOldestSassTarget)
+    return fmt::format("{} is cc {}.{}: CUDA 13 compiles SASS for cc 7.5 and newer only", f.gpu, f.computeCapability / 10,
+                       f.computeCapability % 10);
+  if (f.ptxSource) return "the launch names a .ptx file: there is no cubin to disassemble";
+  if (f.compiledArch != f.gpuArch)
+    return fmt::format("the kernel was compiled for {}, not the GPU's {}", f.compiledArch, f.gpuArch);
+  if (!f.haveNvdisasm)
+    return "nvdisasm was not found (scripts/install-deps.sh installs it into build/tools; or set TEG_NVDISASM)";
+  if (!f.sassEmulatorGap.empty()) return f.sassEmulatorGap;
+  return "";
+}
+
+IsaChoice chooseIsa(IsaRequest request, const IsaFacts& facts) {
+  if (request == IsaRequest::Ptx) return {trace::Isa::Ptx, "--isa ptx"};
+  const std::string obstacle = sassObstacle(facts);
+  if (request == IsaRequest::Sass) {
+    if (!obstacle.empty()) throw Error(fmt::format("--isa sass: {}", obstacle));
+    return {trace::Isa::Sass, "--isa sass"};
+  }
+  if (!obstacle.empty()) return {trace::Isa::Ptx, fmt::format("auto: PTX because {}", obstacle)};
+  return {trace::Isa::Sass, fmt::format("auto: {} SASS (cc {}.{}, nvdisasm found, the SASS emulator runs every "
+                                        "opcode of the kernel)",
+                                        facts.gpuArch, facts.computeCapability / 10, facts.computeCapability % 10)};
+}
+
+}  // namespace teg::analysis

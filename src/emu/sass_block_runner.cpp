@@ -1,0 +1,661 @@
+#include "sass_block_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "teg/support/error.hpp"
+
+namespace teg::emu {
+
+namespace {
+constexpr std::uint32_t kSassSlice = 4096;  // warp instructions before the next warp's turn
+}
+
+void sassUnsupportedInstruction(SassCtx& c) {
+  c.fail(-1, c.block.program().errors[c.in.aux]);
+}
+
+void SassCtx::fail(int lane, const std::string& what) const { block.fail(w, lane, in, what); }
+
+std::uint32_t SassCtx::constAddress(const Opnd& o, int lane) {
+  std::uint64_t at = o.imm;
+  if (o.indexRow >= 0) at += o.indexUniform ? w.ur[o.indexRow] : w.r[o.indexRow][lane];
+  if (at > kSassBankBytes - 4 || at % 4 != 0)
+    fail(lane, fmt::format("constant bank address c[0x{:x}][0x{:x}] is outside the 64 KiB bank or misaligned", o.bank, at));
+  return static_cast<std::uint32_t>(at);
+}
+
+SassCtx::Src SassCtx::constIndexed(const Opnd& o) {
+  std::uint32_t bank = o.bank;
+  if (o.bankUniformRow >= 0) {
+    bank = w.ur[o.bankUniformRow];
+    if (bank >= static_cast<std::uint32_t>(kSassBanks)) fail(-1, fmt::format("constant bank {} does not exist", bank));
+  }
+  std::uint32_t* s = scratch[scratchUsed++ & 3];
+  if (o.indexRow < 0 || o.indexUniform) {
+    Opnd copy = o;
+    const std::uint32_t at = constAddress(copy, 0);
+    const std::uint32_t v = banks[bank][at >> 2];
+    for (int l = 0; l < kSassLanes; ++l) s[l] = v;
+    return {s, 31};
+  }
+  forEachSassLane(exec, [&](int l) { s[l] = banks[bank][constAddress(o, l) >> 2]; });
+  return {s, 31};
+}
+
+std::uint32_t SassCtx::usrc(const Opnd& o, int lane) {
+  switch (o.kind) {
+    case OpndKind::UReg: return w.ur[o.row];
+    case OpndKind::Imm:
+    case OpndKind::FloatImm: return o.imm;
+    case OpndKind::Const: return src(o)[lane];
+    case OpndKind::Reg: return w.r[o.row][lane];
+    default: return 0;
+  }
+}
+
+std::uint64_t SassCtx::usrc64(const Opnd& o) { return src64(o, 0); }
+
+SassBlockRunner::SassBlockRunner(const SassLaunchContext& ctx) : ctx_(ctx) {
+  shared_.assign(ctx_.sharedBytes, std::byte{0});
+  blockThreads_ = static_cast<std::uint32_t>(ctx_.block.count());
+  localStride_ = std::max<std::uint32_t>(16, ctx_.program->localBytesPerThread);
+  int rows = 0;
+  for (const sass::Function* f : ctx_.program->functions) rows = std::max(rows, f->registers < 0 ? 255 : f->registers + 2);
+  zeroRows_ = static_cast<std::uint32_t>(std::min(rows, 256));
+}
+
+void SassBlockRunner::initWarps() {
+  const std::uint32_t nWarps = (blockThreads_ + kSassLanes - 1) / kSassLanes;
+  if (warps_.size() != nWarps) {
+    warps_.clear();
+    for (std::uint32_t i = 0; i < nWarps; ++i) {
+      warps_.push_back(std::make_unique<SassWarp>());
+      std::memset(warps_.back().get(), 0, sizeof(SassWarp));
+    }
+    runtime_.assign(nWarps, {});
+  }
+  local_.assign(std::size_t{localStride_} * kSassLanes * nWarps, std::byte{0});
+  const std::uint32_t bx = ctx_.block.x, by = ctx_.block.y;
+  for (std::uint32_t wi = 0; wi < nWarps; ++wi) {
+    SassWarp& w = *warps_[wi];
+    std::memset(w.r, 0, sizeof(w.r[0]) * zeroRows_);
+    std::memset(w.r[kSassZeroRow], 0, sizeof(w.r[0]) * 4);
+    std::memset(w.ur, 0, sizeof(w.ur));
+    for (std::uint32_t& p : w.p) p = 0;
+    for (std::uint32_t& p : w.up) p = 0;
+    w.p[kPredTrue] = ~0u;
+    w.up[kPredTrue] = ~0u;
+    w.index = wi;
+    w.validMask = 0;
+    for (int lane = 0; lane < kSassLanes; ++lane) {
+      const std::uint32_t t = wi * kSassLanes + static_cast<std::uint32_t>(lane);
+      if (t < blockThreads_) w.validMask |= 1u << lane;
+      w.tid[0][lane] = t % bx;
+      w.tid[1][lane] = (t / bx) % by;
+      w.tid[2][lane] = t / (bx * by);
+    }
+    w.exitedMask = 0;
+    w.clock = 0;
+    SassWarpRuntime& rt = runtime_[wi];
+    rt.groups.clear();
+    rt.groups.push_back(SassGroup{0, w.validMask, SassGroup::Wait::None, 0, {}});
+    rt.bssy = {};
+    rt.state = WarpState::Ready;
+    rt.barrierInstr = nullptr;
+  }
+}
+
+void SassBlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, BlockEvents* buffer) {
+  linear_ = linear;
+  ctaid_[0] = static_cast<std::uint32_t>(linear % ctx_.grid.x);
+  ctaid_[1] = static_cast<std::uint32_t>((linear / ctx_.grid.x) % ctx_.grid.y);
+  ctaid_[2] = static_cast<std::uint32_t>(linear / (std::uint64_t{ctx_.grid.x} * ctx_.grid.y));
+  listener_ = listener;
+  buffer_ = buffer;
+  std::fill(shared_.begin(), shared_.end(), std::byte{0});
+  barriers_ = {};
+  blockInstructions_ = 0;
+  initWarps();
+  if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
+  for (;;) {
+    bool anyReady = false, allDone = true;
+    for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+      if (runtime_[wi].state == WarpState::Ready) {
+        const std::uint64_t before = warpInstructions;
+        runWarp(wi, kSassSlice);
+        if (warpInstructions != before || runtime_[wi].state != WarpState::Ready) anyReady = true;
+      }
+      if (runtime_[wi].state != WarpState::Done) allDone = false;
+    }
+    chargeBudget(0);
+    if (allDone) break;
+    if (!anyReady) deadlock();
+  }
+  if (listener_) listener_->endBlock(static_cast<std::uint32_t>(linear));
+}
+
+void SassBlockRunner::chargeBudget(std::uint64_t n) {
+  budgetPending_ += n;
+  blockInstructions_ += n;
+  if (ctx_.maxBlockInstructions != 0 && blockInstructions_ > ctx_.maxBlockInstructions)
+    throw Error(fmt::format("block ({},{},{}) did not finish within {} warp instructions, the limit per block "
+                            "(an endless loop?); raise it with --max-block-instructions N, 0 = no limit",
+                            ctaid_[0], ctaid_[1], ctaid_[2], ctx_.maxBlockInstructions));
+  const std::uint64_t traceLimit = (listener_ || buffer_) ? ctx_.maxTraceRecords : 0;
+  if ((ctx_.maxInstructions == 0 && traceLimit == 0) || !ctx_.instructionBudgetUsed) return;
+  std::atomic_ref<std::uint64_t> used(*ctx_.instructionBudgetUsed);
+  const std::uint64_t total = used.fetch_add(budgetPending_) + budgetPending_;
+  budgetPending_ = 0;
+  if (ctx_.maxInstructions != 0 && total > ctx_.maxInstructions)
+    throw Error(fmt::format("the kernel did not finish within {} warp instructions (--max-instructions); stopped "
+                            "in block ({},{},{})",
+                            ctx_.maxInstructions, ctaid_[0], ctaid_[1], ctaid_[2]));
+  if (traceLimit != 0 && total > traceLimit)
+    throw Error(fmt::format("the trace would exceed {} warp instructions, the limit of a traced run (stopped in "
+                            "block ({},{},{})); trace fewer blocks (--sample-blocks, --blocks) or raise it with "
+                            "--max-trace-records N, 0 = no limit",
+                            traceLimit, ctaid_[0], ctaid_[1], ctaid_[2]));
+}
+
+void SassBlockRunner::emit(const SassWarp& w, std::uint32_t pc, std::uint32_t mask, const std::uint64_t* addresses) {
+  trace::WarpInstruction rec;
+  rec.block = static_cast<std::uint32_t>(linear_);
+  rec.warp = w.index;
+  rec.pc = pc;
+  rec.activeMask = mask;
+  if (addresses) std::memcpy(rec.addresses.data(), addresses, sizeof(rec.addresses));
+  if (listener_) {
+    listener_->instruction(rec);
+    return;
+  }
+  BufferedRecord b{rec.warp, rec.pc, rec.activeMask, BufferedRecord::kNoAddresses};
+  if (addresses) {
+    b.addresses = static_cast<std::uint32_t>(buffer_->addresses.size());
+    buffer_->addresses.push_back(rec.addresses);
+  }
+  buffer_->records.push_back(b);
+}
+
+std::size_t SassBlockRunner::pickGroup(SassWarpRuntime& rt) const {
+  std::size_t best = rt.groups.size();
+  for (std::size_t i = 0; i < rt.groups.size(); ++i)
+    if (rt.groups[i].wait == SassGroup::Wait::None && (best == rt.groups.size() || rt.groups[i].pc < rt.groups[best].pc))
+      best = i;
+  return best;
+}
+
+void SassBlockRunner::exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t lanes) {
+  w.exitedMask |= lanes;
+  rt.groups[gi].mask &= ~lanes;
+  if (rt.groups[gi].mask == 0) rt.groups.erase(rt.groups.begin() + static_cast<std::ptrdiff_t>(gi));
+  release(w, rt);
+  if (rt.groups.empty()) rt.state = WarpState::Done;
+}
+
+// Merges waiting groups whose condition now holds: BSYNC Bk when every expected lane (BSSY's,
+// minus exited and broken-out lanes) waits on Bk; a WARPSYNC / collective when every required
+// live lane waits at that pc; a CTA barrier when every live lane of the warp waits at it.
+void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
+  const std::uint32_t live = w.validMask & ~w.exitedMask;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < rt.groups.size() && !changed; ++i) {
+      const SassGroup& g = rt.groups[i];
+      if (g.wait == SassGroup::Wait::None) continue;
+      std::uint32_t waiting = 0;
+      std::uint32_t required = 0;
+      auto same = [&](const SassGroup& o) {
+        if (o.wait != g.wait) return false;
+        if (g.wait == SassGroup::Wait::Bsync) return o.waitArg == g.waitArg;
+        return o.pc == g.pc;
+      };
+      for (const SassGroup& o : rt.groups)
+        if (same(o)) waiting |= o.mask;
+      if (g.wait == SassGroup::Wait::Bsync) required = rt.bssy[g.waitArg] & live;
+      else if (g.wait == SassGroup::Wait::Sync) required = g.waitArg & live;
+      else required = live;
+      if ((required & ~waiting) != 0) continue;
+      // Merge every group of this kind into the first; it resumes after a BSYNC or at the
+      // collective instruction (re-executed with all its lanes), or waits at the CTA barrier.
+      const SassGroup::Wait kind = g.wait;
+      std::uint32_t pc = g.pc;
+      for (const SassGroup& o : rt.groups)
+        if (same(o)) pc = std::min(pc, o.pc);
+      SassGroup merged{pc, waiting, SassGroup::Wait::None, 0, g.calls};
+      std::vector<SassGroup> rest;
+      for (SassGroup& o : rt.groups)
+        if (!same(o)) rest.push_back(std::move(o));
+      if (kind == SassGroup::Wait::Bsync) merged.pc = pc + 1;
+      if (kind == SassGroup::Wait::Bar) {
+        merged.wait = SassGroup::Wait::Bar;
+        merged.waitArg = ~0u;  // arrived at the CTA barrier as one group
+      }
+      rest.push_back(std::move(merged));
+      rt.groups = std::move(rest);
+      changed = kind != SassGroup::Wait::Bar;
+      if (kind == SassGroup::Wait::Bar) return;
+    }
+  }
+}
+
+void SassBlockRunner::splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec,
+                                    const std::uint32_t* targets) {
+  (void)w;
+  SassGroup base = rt.groups[gi];
+  rt.groups.erase(rt.groups.begin() + static_cast<std::ptrdiff_t>(gi));
+  if (base.mask & ~exec) {
+    SassGroup stay = base;
+    stay.mask = base.mask & ~exec;
+    stay.pc = base.pc + 1;
+    rt.groups.push_back(stay);
+  }
+  for (std::uint32_t m = exec; m;) {
+    const std::uint32_t t = targets[std::countr_zero(m)];
+    std::uint32_t same = 0;
+    for (std::uint32_t k = m; k; k &= k - 1)
+      if (targets[std::countr_zero(k)] == t) same |= 1u << std::countr_zero(k);
+    SassGroup g = base;
+    g.mask = same;
+    g.pc = t;
+    rt.groups.push_back(g);
+    m &= ~same;
+  }
+}
+
+std::uint32_t SassBlockRunner::liveThreads() const {
+  std::uint32_t n = 0;
+  for (const auto& w : warps_) n += static_cast<std::uint32_t>(std::popcount(w->validMask & ~w->exitedMask));
+  return n;
+}
+
+void SassBlockRunner::arriveBarrier(std::size_t wi, SassGroup& g, const SassInstr& in, std::uint32_t exec) {
+  SassWarp& w = *warps_[wi];
+  SassWarpRuntime& rt = runtime_[wi];
+  std::uint32_t id = 0;
+  std::uint32_t expected = 0;  // 0: every live thread of the block
+  SassCtx c(w, *this, in, exec, nullptr, ctx_.banks);
+  if (in.nops >= 1) id = c.src(in.op[0])[std::countr_zero(exec | 1u << 31)];
+  if (in.nops >= 2) expected = c.src(in.op[1])[std::countr_zero(exec | 1u << 31)];
+  if (id >= barriers_.size()) fail(w, -1, in, fmt::format("barrier id {} is not in 0..15", id));
+  BarrierState& b = barriers_[id];
+  b.used = true;
+  b.expected = expected;
+  b.arrived += static_cast<std::uint32_t>(std::popcount(exec));
+  if (in.control == SassControl::BarArrive) {
+    ++g.pc;
+  } else {
+    rt.state = WarpState::AtBarrier;
+    rt.barrier = id;
+    rt.barrierInstr = &in;
+    rt.barrierMask = exec;
+  }
+  const std::uint32_t need = b.expected ? b.expected : liveThreads();
+  if (b.arrived >= need) releaseBarrier(id);
+}
+
+void SassBlockRunner::releaseBarrier(std::uint32_t id) {
+  for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+    SassWarpRuntime& rt = runtime_[wi];
+    if (rt.state != WarpState::AtBarrier || rt.barrier != id) continue;
+    for (SassGroup& g : rt.groups)
+      if (g.wait == SassGroup::Wait::Bar) {
+        g.wait = SassGroup::Wait::None;
+        ++g.pc;
+      }
+    rt.state = WarpState::Ready;
+  }
+  barriers_[id] = BarrierState{};
+}
+
+void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
+  SassWarp& w = *warps_[wi];
+  SassWarpRuntime& rt = runtime_[wi];
+  const SassProgram& prog = *ctx_.program;
+  const std::uint32_t n = static_cast<std::uint32_t>(prog.instrs.size());
+  const bool tracing = listener_ || buffer_;
+  std::uint32_t executed = 0;
+  std::uint64_t threads = 0;
+  std::size_t gi = pickGroup(rt);
+  while (executed < budget) {
+    if (gi >= rt.groups.size()) {
+      if (rt.groups.empty()) rt.state = WarpState::Done;
+      break;  // every group waits
+    }
+    SassGroup* g = &rt.groups[gi];
+    if (g->pc >= n) fail(w, -1, prog.instrs[n - 1], "execution ran past the end of the kernel's code");
+    const SassInstr& in = prog.instrs[g->pc];
+    std::uint32_t exec = g->mask;
+    if (in.guard != kPredTrue) {
+      const std::uint32_t p = in.guardUniform ? w.up[in.guard] : w.p[in.guard];
+      exec &= in.guardNot ? ~p : p;
+    }
+    ++w.clock;
+    ++executed;
+    threads += static_cast<std::uint64_t>(std::popcount(exec));
+    if (in.fn) {
+      if (exec != 0) {
+        SassCtx c(w, *this, in, exec, tracing ? addresses_.data() : nullptr, ctx_.banks);
+        in.fn(c);
+        if (tracing) emit(w, g->pc, exec, in.memory ? addresses_.data() : nullptr);
+      } else if (tracing) {
+        emit(w, g->pc, exec, nullptr);
+      }
+      ++g->pc;
+      continue;
+    }
+    if (tracing) emit(w, g->pc, exec, nullptr);
+    switch (in.control) {
+      case SassControl::Nop: ++g->pc; break;
+      case SassControl::Bra:
+      case SassControl::BraDiv: {
+        std::uint32_t taken = exec;
+        std::uint32_t target = g->pc + 1;
+        for (std::uint8_t k = 0; k < in.nops; ++k) {
+          const Opnd& o = in.op[k];
+          if (o.kind == OpndKind::Label) target = o.target;
+          else if (o.kind == OpndKind::Pred || o.kind == OpndKind::UPred) {
+            const std::uint32_t v = o.kind == OpndKind::UPred ? w.up[o.row] : w.p[o.row];
+            taken &= o.lnot ? ~v : v;
+          }
+        }
+        if (in.control == SassControl::BraDiv) {
+          // BRA.DIV URx / BRA.CONV URx: whether every live lane of the mask URx (all lanes when
+          // none is named) is in this group. DIV branches to the divergent slow path when not;
+          // CONV branches past the slow path when so.
+          std::uint32_t mask = ~0u;
+          for (std::uint8_t k = 0; k < in.nops; ++k)
+            if (in.op[k].kind == OpndKind::UReg) mask = applyIntModifiers(in.op[k], w.ur[in.op[k].row]);
+          const std::uint32_t members = mask & w.validMask & ~w.exitedMask;
+          const bool converged = (members & ~g->mask) == 0 && exec == g->mask;
+          taken = (in.mods & 1u) ? (converged ? exec : 0) : (converged ? 0 : exec);
+        }
+        if (taken == g->mask) {
+          g->pc = target;
+        } else if (taken == 0) {
+          ++g->pc;
+        } else {
+          SassGroup other = *g;
+          other.mask = taken;
+          other.pc = target;
+          g->mask &= ~taken;
+          ++g->pc;
+          rt.groups.push_back(std::move(other));
+          gi = pickGroup(rt);
+        }
+        break;
+      }
+      case SassControl::Exit:
+      case SassControl::Kill: {
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        if (exec != g->mask) {
+          ++g->pc;
+        }
+        exitLanes(w, rt, gi, exec);
+        gi = pickGroup(rt);
+        break;
+      }
+      case SassControl::Call: {
+        if (exec != g->mask) fail(w, std::countr_zero(g->mask & ~exec), in, "a CALL executed by part of a thread group");
+        const Opnd* target = nullptr;
+        for (std::uint8_t k = 0; k < in.nops; ++k)
+          if (in.op[k].kind == OpndKind::Label) target = &in.op[k];
+        if (!target) fail(w, -1, in, "a CALL without a target the emulator can resolve");
+        if (!(in.mods & 1u)) {  // not .NOINC: the return pc is pushed (RET without a register pops it)
+          if (g->calls.size() >= ctx_.maxCallDepth)
+            fail(w, -1, in, fmt::format("call depth exceeds {} (recursion?)", ctx_.maxCallDepth));
+          g->calls.push_back(g->pc + 1);
+        }
+        g->pc = target->target;
+        break;
+      }
+      case SassControl::Ret: {
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        std::uint32_t targets[kSassLanes];
+        const Opnd* reg = nullptr;
+        for (std::uint8_t k = 0; k < in.nops; ++k)
+          if (in.op[k].kind == OpndKind::Reg) reg = &in.op[k];
+        if (reg) {
+          for (std::uint32_t m = exec; m; m &= m - 1) {
+            const int l = std::countr_zero(m);
+            const std::uint64_t address = w.r[reg->row][l] | (std::uint64_t{w.r[reg->row + 1][l]} << 32);
+            const std::int64_t pc = prog.pcOf(address);
+            if (pc < 0) fail(w, l, in, fmt::format("return address 0x{:x} is not an instruction of the kernel", address));
+            targets[l] = static_cast<std::uint32_t>(pc);
+          }
+        } else {
+          if (g->calls.empty()) fail(w, -1, in, "RET without a call");
+          const std::uint32_t pc = g->calls.back();
+          g->calls.pop_back();
+          for (int l = 0; l < kSassLanes; ++l) targets[l] = pc;
+        }
+        splitByTarget(w, rt, gi, exec, targets);
+        gi = pickGroup(rt);
+        break;
+      }
+      case SassControl::Brx: {
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        std::uint32_t targets[kSassLanes];
+        const Opnd& reg = in.op[0];
+        for (std::uint32_t m = exec; m; m &= m - 1) {
+          const int l = std::countr_zero(m);
+          // BRX R, -0x..: a section-relative address in R (plus the immediate when printed).
+          std::uint64_t address = w.r[reg.row][l];
+          if (in.nops > 1 && in.op[1].kind == OpndKind::Imm) address += static_cast<std::uint64_t>(in.op[1].imm64);
+          address += prog.instrs[g->pc].ir->address + 16;  // relative to the next instruction
+          const std::int64_t pc = prog.pcOf(address & 0xffffffffull);
+          if (pc < 0) fail(w, l, in, fmt::format("indirect branch target 0x{:x} is not an instruction", address));
+          targets[l] = static_cast<std::uint32_t>(pc);
+        }
+        splitByTarget(w, rt, gi, exec, targets);
+        gi = pickGroup(rt);
+        break;
+      }
+      case SassControl::Bssy:
+        if (exec) rt.bssy[in.op[0].row] = exec;
+        ++g->pc;
+        break;
+      case SassControl::Bsync: {
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        const std::uint32_t k = in.op[0].row;
+        const std::uint32_t expected = rt.bssy[k] & w.validMask & ~w.exitedMask;
+        if ((expected & ~g->mask) == 0) {
+          ++g->pc;
+          break;
+        }
+        g->wait = SassGroup::Wait::Bsync;
+        g->waitArg = k;
+        release(w, rt);
+        gi = pickGroup(rt);
+        break;
+      }
+      case SassControl::Break: {
+        const std::uint32_t k = in.op[0].row;
+        rt.bssy[k] &= ~exec;
+        ++g->pc;
+        release(w, rt);
+        gi = pickGroup(rt);
+        break;
+      }
+      case SassControl::Bmov: {
+        // BMOV.32.CLEAR Rd, Bk / BMOV.32 Bk, Rs (the register form moves a barrier's mask).
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        const Opnd& a = in.op[0];
+        const Opnd& b = in.op[1];
+        if (a.kind == OpndKind::Barrier) {
+          SassCtx c(w, *this, in, exec, nullptr, ctx_.banks);
+          rt.bssy[a.row] = c.src(b)[std::countr_zero(exec)];
+        } else if (b.kind == OpndKind::Barrier) {
+          if (a.kind == OpndKind::Reg)
+            for (std::uint32_t m = exec; m; m &= m - 1) w.r[a.row][std::countr_zero(m)] = rt.bssy[b.row];
+          if (in.mods & 1u) rt.bssy[b.row] = 0;
+        }
+        ++g->pc;
+        break;
+      }
+      case SassControl::WarpSync:
+      case SassControl::WarpSyncCollective: {
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        SassCtx c(w, *this, in, exec, nullptr, ctx_.banks);
+        const std::uint32_t mask = in.nops >= 1 && in.op[0].kind != OpndKind::Label ? c.src(in.op[0])[std::countr_zero(exec)]
+                                                                                  : ~0u;
+        const std::uint32_t members = mask & w.validMask & ~w.exitedMask;
+        if ((members & ~g->mask) != 0) {
+          g->wait = SassGroup::Wait::Sync;
+          g->waitArg = members;
+          release(w, rt);
+          // Once merged, the group re-executes this instruction with every member present.
+          gi = pickGroup(rt);
+          break;
+        }
+        if (in.control == SassControl::WarpSyncCollective) {
+          for (std::uint8_t k = 0; k < in.nops; ++k)
+            if (in.op[k].kind == OpndKind::Label) g->pc = in.op[k].target - 1;
+        }
+        ++g->pc;
+        break;
+      }
+      case SassControl::BarSync:
+      case SassControl::BarArrive: {
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        const std::uint32_t live = w.validMask & ~w.exitedMask;
+        if (in.control == SassControl::BarSync && (live & ~exec) != 0) {
+          // Part of the warp: wait for its other lanes (Volta counts threads; teg arrives once
+          // every live lane of the warp is here, which is what __syncthreads in converged code
+          // gives).
+          g->wait = SassGroup::Wait::Bar;
+          g->waitArg = 0;
+          release(w, rt);
+          bool merged = false;
+          for (SassGroup& o : rt.groups)
+            if (o.wait == SassGroup::Wait::Bar && o.waitArg == ~0u) {
+              o.waitArg = 0;
+              merged = true;
+              arriveBarrier(wi, o, in, o.mask);
+              break;
+            }
+          if (!merged) gi = pickGroup(rt);
+          else gi = pickGroup(rt);
+          break;
+        }
+        if (in.control == SassControl::BarSync) {
+          g->wait = SassGroup::Wait::Bar;
+          g->waitArg = 0;
+        }
+        arriveBarrier(wi, *g, in, exec);
+        gi = pickGroup(rt);
+        break;
+      }
+      default:
+        fail(w, -1, in, "control instruction not implemented");
+    }
+    if (rt.state != WarpState::Ready) break;
+    if (gi >= rt.groups.size() || rt.groups[gi].wait != SassGroup::Wait::None) gi = pickGroup(rt);
+  }
+  if (rt.groups.empty()) rt.state = WarpState::Done;
+  warpInstructions += executed;
+  threadInstructions += threads;
+  chargeBudget(executed);
+}
+
+void SassBlockRunner::deadlock() {
+  std::string msg = fmt::format("deadlock in block ({},{},{}):", ctaid_[0], ctaid_[1], ctaid_[2]);
+  const SassInstr* at = nullptr;
+  for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+    const SassWarpRuntime& rt = runtime_[wi];
+    if (rt.state == WarpState::Done) continue;
+    if (rt.state == WarpState::AtBarrier) {
+      msg += fmt::format(" warp {} waits at barrier {} ({} of {} threads arrived);", wi, rt.barrier,
+                         barriers_[rt.barrier].arrived, barriers_[rt.barrier].expected ? barriers_[rt.barrier].expected : liveThreads());
+      if (!at) at = rt.barrierInstr;
+      continue;
+    }
+    for (const SassGroup& g : rt.groups) {
+      const char* kind = g.wait == SassGroup::Wait::Bsync ? "BSYNC" : g.wait == SassGroup::Wait::Sync ? "a warp sync" : "a CTA barrier";
+      msg += fmt::format(" warp {} lanes 0x{:08x} wait at {} (pc {});", wi, g.mask, kind, g.pc);
+      if (!at) at = &ctx_.program->instrs[g.pc];
+    }
+  }
+  if (at) msg += " " + ctx_.program->describe(*at);
+  throw Error(msg);
+}
+
+std::string SassBlockRunner::threadName(const SassWarp& w, int lane) const {
+  if (lane < 0) return fmt::format("block ({},{},{}) warp {}", ctaid_[0], ctaid_[1], ctaid_[2], w.index);
+  return fmt::format("block ({},{},{}) thread ({},{},{})", ctaid_[0], ctaid_[1], ctaid_[2], w.tid[0][lane],
+                     w.tid[1][lane], w.tid[2][lane]);
+}
+
+void SassBlockRunner::fail(const SassWarp& w, int lane, const SassInstr& in, const std::string& what) const {
+  throw Error(fmt::format("{} in {}: {}", what, threadName(w, lane), ctx_.program->describe(in)));
+}
+
+std::byte* SassBlockRunner::resolve(const SassWarp& w, int lane, const SassInstr& in, Space space,
+                                    std::uint64_t address, std::uint32_t bytes, bool write) {
+  if (bytes > 1 && address % bytes != 0)
+    fail(w, lane, in, fmt::format("misaligned {}-byte access at 0x{:x}", bytes, address));
+  auto fits = [](std::uint64_t at, std::uint64_t n, std::uint64_t size) { return at < size && n <= size - at; };
+  if (space == Space::Generic) {
+    if (address >= kSharedWindow && address - kSharedWindow < kWindowSize) {
+      space = Space::Shared;
+      address -= kSharedWindow;
+    } else if (address >= kLocalWindow && address - kLocalWindow < kWindowSize) {
+      space = Space::Local;
+      address -= kLocalWindow;
+    } else {
+      space = Space::Global;
+    }
+  }
+  switch (space) {
+    case Space::Shared:
+      if (!fits(address, bytes, shared_.size()))
+        fail(w, lane, in, fmt::format("out-of-bounds shared {} of {} bytes at 0x{:x} (the block has {} bytes of shared memory)",
+                                      write ? "write" : "read", bytes, address, shared_.size()));
+      return shared_.data() + address;
+    case Space::Local: {
+      if (!fits(address, bytes, localStride_))
+        fail(w, lane, in, fmt::format("out-of-bounds local {} of {} bytes at 0x{:x} (the thread's stack has {} bytes)",
+                                      write ? "write" : "read", bytes, address, localStride_));
+      const std::size_t thread = std::size_t{w.index} * kSassLanes + static_cast<std::size_t>(lane);
+      return local_.data() + thread * localStride_ + address;
+    }
+    default: {
+      std::byte* p = ctx_.global->translate(address, bytes);
+      if (!p) {
+        std::string near;
+        if (const Allocation* a = ctx_.global->nearest(address))
+          near = fmt::format(" (nearest allocation '{}' at 0x{:x}, {} bytes)", a->name, a->userBase(), a->user().size());
+        fail(w, lane, in, fmt::format("invalid global {} of {} bytes at 0x{:x}{}", write ? "write" : "read", bytes,
+                                      address, near));
+      }
+      return p;
+    }
+  }
+}
+
+}  // namespace teg::emu

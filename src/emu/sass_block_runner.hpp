@@ -1,0 +1,121 @@
+// Runs one thread block of a kernel's SASS: its warps (registers, predicates, uniform registers,
+// convergence barriers, thread groups), shared memory, local memory and CTA barriers.
+//
+// Independent thread scheduling (Volta and later) as thread groups: a warp is a set of groups,
+// each a pc and a lane mask. A branch whose lanes disagree splits a group in two; groups merge
+// again where the compiler asks for it: at BSYNC Bk once every lane BSSY Bk recorded (minus the
+// exited lanes and those that left with BREAK Bk) waits there, at WARPSYNC / a warp-synchronous
+// instruction (SHFL, VOTE, MATCH, REDUX with a member mask) once every named lane waits at the same
+// pc, and at BAR.SYNC once every live lane of the warp has arrived. Scheduling order: the runnable
+// group with the lowest pc runs until it waits, exits or splits; then again the lowest pc. Lowest
+// pc first is deterministic and, because ptxas lays a convergence region out with its BSYNC after
+// both sides of the branch, it runs the side that comes first in the code up to the merge point
+// before the other side — the order pre-Volta hardware's stack gave (Fung et al.), so warp-
+// synchronous code written for that order keeps working.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "block_runner.hpp"
+#include "global_memory.hpp"
+#include "sass_exec.hpp"
+#include "sass_program.hpp"
+#include "teg/trace/trace.hpp"
+
+namespace teg::emu {
+
+// Everything a block needs that does not change during a run.
+struct SassLaunchContext {
+  const SassProgram* program = nullptr;
+  GlobalMemory* global = nullptr;
+  const std::uint32_t* const* banks = nullptr;  // constant banks 0..17 (kSassBankWords words each)
+  Dim3 grid, block;
+  std::uint32_t sharedBytes = 0;     // reserved + static + dynamic
+  std::uint32_t dynamicSmem = 0;
+  std::uint32_t maxCallDepth = 64;
+  std::uint64_t maxInstructions = 0;
+  std::uint64_t maxBlockInstructions = 0;
+  std::uint64_t maxTraceRecords = 0;
+  std::uint64_t* instructionBudgetUsed = nullptr;
+};
+
+inline constexpr std::uint32_t kSassBankBytes = 65536;
+inline constexpr std::uint32_t kSassBankWords = kSassBankBytes / 4 + 4;  // + slack for a .128 at the end
+inline constexpr int kSassBanks = 18;
+
+struct SassGroup {
+  enum class Wait : std::uint8_t { None, Bsync, Sync, Bar };
+  std::uint32_t pc = 0;
+  std::uint32_t mask = 0;
+  Wait wait = Wait::None;
+  std::uint32_t waitArg = 0;               // Bsync: barrier; Sync: required lanes
+  std::vector<std::uint32_t> calls;        // return pcs of CALLs that push one
+};
+
+struct SassWarpRuntime {
+  std::vector<SassGroup> groups;
+  std::array<std::uint32_t, 16> bssy{};    // convergence barriers B0..B15: expected lanes
+  WarpState state = WarpState::Ready;      // AtBarrier: waiting at a CTA barrier
+  std::uint32_t barrier = 0;               // which, and the instruction
+  const SassInstr* barrierInstr = nullptr;
+  std::uint32_t barrierMask = 0;
+};
+
+class SassBlockRunner {
+ public:
+  explicit SassBlockRunner(const SassLaunchContext& ctx);
+
+  void run(std::uint64_t linear, trace::TraceListener* listener, BlockEvents* buffer);
+
+  std::uint64_t warpInstructions = 0;
+  std::uint64_t threadInstructions = 0;
+
+  // For handlers.
+  [[nodiscard]] const SassLaunchContext& context() const { return ctx_; }
+  [[nodiscard]] const SassProgram& program() const { return *ctx_.program; }
+  [[nodiscard]] std::string threadName(const SassWarp& w, int lane) const;
+  [[noreturn]] void fail(const SassWarp& w, int lane, const SassInstr& in, const std::string& what) const;
+  // Host pointer for an access of `bytes` at a generic / global / shared / local address of lane
+  // `lane`; fails with a sanitizer-style message when unmapped, out of bounds or misaligned.
+  enum class Space : std::uint8_t { Generic, Global, Shared, Local };
+  std::byte* resolve(const SassWarp& w, int lane, const SassInstr& in, Space space, std::uint64_t address,
+                     std::uint32_t bytes, bool write);
+  [[nodiscard]] std::uint32_t ctaid(int i) const { return ctaid_[i]; }
+  [[nodiscard]] std::uint32_t localBytesPerThread() const { return localStride_; }
+ private:
+  void initWarps();
+  void runWarp(std::size_t wi, std::uint32_t budget);
+  void emit(const SassWarp& w, std::uint32_t pc, std::uint32_t mask, const std::uint64_t* addresses);
+  void chargeBudget(std::uint64_t n);
+  std::size_t pickGroup(SassWarpRuntime& rt) const;
+  void exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t lanes);
+  void release(SassWarp& w, SassWarpRuntime& rt);
+  void splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec, const std::uint32_t* targets);
+  void arriveBarrier(std::size_t wi, SassGroup& g, const SassInstr& in, std::uint32_t exec);
+  void releaseBarrier(std::uint32_t id);
+  std::uint32_t liveThreads() const;
+  [[noreturn]] void deadlock();
+
+  const SassLaunchContext& ctx_;
+  std::uint64_t linear_ = 0;
+  std::uint32_t ctaid_[3] = {0, 0, 0};
+  std::vector<std::unique_ptr<SassWarp>> warps_;
+  std::vector<SassWarpRuntime> runtime_;
+  std::vector<std::byte> shared_;
+  std::vector<std::byte> local_;       // warp * 32 * stride + lane * stride + offset
+  std::uint32_t localStride_ = 0;
+  std::array<BarrierState, 16> barriers_{};
+  trace::TraceListener* listener_ = nullptr;
+  BlockEvents* buffer_ = nullptr;
+  std::uint32_t blockThreads_ = 0;
+  std::uint32_t zeroRows_ = 0;          // register rows cleared per block
+  std::uint64_t budgetPending_ = 0;
+  std::uint64_t blockInstructions_ = 0;
+  std::array<std::uint64_t, kSassLanes> addresses_{};
+};
+
+}  // namespace teg::emu

@@ -1,0 +1,101 @@
+// SASS control flow: which opcodes the block runner executes itself (branches, exits, calls and
+// returns, convergence barriers, warp and CTA synchronisation) and the no-ops of a functional
+// run (memory fences, cache control, scheduling hints). The semantics live in
+// sass_block_runner.cpp; here only the decoding.
+#include "sass_exec.hpp"
+
+namespace teg::emu {
+
+namespace {
+
+constexpr std::uint32_t kModNoInc = 1;  // CALL.NOINC (the return address is in a register)
+constexpr std::uint32_t kModClear = 1;  // BMOV.CLEAR
+
+template <SassControl K>
+void decodeControl(SassInstr& in, const sass::Instruction&, const SassDecodeContext&) {
+  in.control = K;
+}
+
+void decodeBra(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  bool label = false;
+  for (std::uint8_t k = 0; k < in.nops; ++k) label = label || in.op[k].kind == OpndKind::Label;
+  if (!label) sassDecodeError(ir, ctx, "a branch without a target label:");
+  in.control = SassControl::Bra;
+  if (ir.hasModifier("DIV") || ir.hasModifier("CONV")) {
+    in.control = SassControl::BraDiv;
+    in.mods = ir.hasModifier("CONV") ? 1u : 0u;  // CONV: taken when converged; DIV: when not
+  }
+}
+
+void decodeCall(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (!ir.hasModifier("REL")) sassDecodeError(ir, ctx, "only relative calls are modelled:");
+  in.control = SassControl::Call;
+  if (ir.hasModifier("NOINC")) in.mods |= kModNoInc;
+}
+
+void decodeRet(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (!ir.hasModifier("REL")) sassDecodeError(ir, ctx, "only relative returns are modelled:");
+  in.control = SassControl::Ret;
+}
+
+void decodeBarrierOperand(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx, SassControl k) {
+  if (in.nops < 1 || in.op[0].kind != OpndKind::Barrier) sassDecodeError(ir, ctx, "no convergence barrier in");
+  in.control = k;
+}
+void decodeBssy(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  decodeBarrierOperand(in, ir, ctx, SassControl::Bssy);
+}
+void decodeBsync(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  decodeBarrierOperand(in, ir, ctx, SassControl::Bsync);
+}
+void decodeBreak(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  decodeBarrierOperand(in, ir, ctx, SassControl::Break);
+}
+void decodeBmov(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (in.nops != 2 || (in.op[0].kind != OpndKind::Barrier && in.op[1].kind != OpndKind::Barrier) ||
+      !ir.hasModifier("32"))
+    sassDecodeError(ir, ctx, "unsupported form of");
+  if (in.op[1].kind == OpndKind::Barrier) sassDestination(in.op[0]);
+  if (ir.hasModifier("CLEAR")) in.mods |= kModClear;
+  in.control = SassControl::Bmov;
+}
+void decodeWarpSync(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext&) {
+  in.control = ir.hasModifier("COLLECTIVE") ? SassControl::WarpSyncCollective : SassControl::WarpSync;
+  if (ir.hasModifier("ALL")) in.nops = 0;  // all lanes
+}
+void decodeBar(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (ir.hasModifier("SYNC") || ir.hasModifier("SYNCALL")) in.control = SassControl::BarSync;
+  else if (ir.hasModifier("ARV")) in.control = SassControl::BarArrive;
+  else sassDecodeError(ir, ctx, "unsupported barrier operation in");
+  if (ir.hasModifier("SYNCALL")) in.nops = 0;
+}
+void decodeUnsupportedControl(SassInstr&, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  sassDecodeError(ir, ctx, "control instruction not modelled:");
+}
+
+}  // namespace
+
+void registerControlHandlers(SassHandlerTable& t) {
+  t.add("BRA", &decodeBra);
+  t.add("JMP", &decodeBra);
+  t.add("EXIT", &decodeControl<SassControl::Exit>);
+  t.add("KILL", &decodeControl<SassControl::Kill>);
+  t.add("CALL", &decodeCall);
+  t.add("RET", &decodeRet);
+  t.add("BSSY", &decodeBssy);
+  t.add("BSYNC", &decodeBsync);
+  t.add("BREAK", &decodeBreak);
+  t.add("BMOV", &decodeBmov);
+  t.add("WARPSYNC", &decodeWarpSync);
+  t.add("BAR", &decodeBar);
+  // No effect on a functional run: fences and memory ordering (one thread runs a block, blocks
+  // share only global memory, whose accesses are atomic where the kernel asks), cache control,
+  // scheduling hints, dependency waits.
+  for (const char* op : {"NOP", "YIELD", "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR", "CCTL", "CCTLL", "DEPBAR",
+                         "NANOSLEEP", "ENDCOLLECTIVE", "PMTRIG", "BPT.DRAIN"})
+    t.add(op, &decodeControl<SassControl::Nop>);
+  for (const char* op : {"BRX", "JMX", "BPT", "RTT", "PRET", "CALL.ABS", "BRXU", "JMXU"})
+    t.add(op, &decodeUnsupportedControl);
+}
+
+}  // namespace teg::emu

@@ -1,0 +1,93 @@
+// `--isa sass|ptx|auto` (issue 26 point 5): SASS where the GPU, the source, the tools and the
+// SASS emulator allow it, PTX otherwise with the obstacle named; `--isa sass` refuses, naming it.
+#include "teg/analysis/isa_choice.hpp"
+
+#include <gtest/gtest.h>
+
+#include "teg/support/error.hpp"
+
+using namespace teg;
+using namespace teg::analysis;
+
+namespace {
+
+// An RTX 4060 kernel compiled for its own architecture, nvdisasm found, the emulator able to run it.
+IsaFacts everythingThere() {
+  IsaFacts f;
+  f.gpu = "RTX 4060";
+  f.computeCapability = 89;
+  f.compiledArch = "sm_89";
+  f.gpuArch = "sm_89";
+  f.haveNvdisasm = true;
+  return f;
+}
+
+TEST(IsaChoice, ParsesTheThreeRequestsAndRefusesOthers) {
+  EXPECT_EQ(parseIsaRequest("auto"), IsaRequest::Auto);
+  EXPECT_EQ(parseIsaRequest("ptx"), IsaRequest::Ptx);
+  EXPECT_EQ(parseIsaRequest("sass"), IsaRequest::Sass);
+  EXPECT_THROW(parseIsaRequest("SASS"), Error);
+  EXPECT_THROW(parseIsaRequest("sm_89"), Error);
+}
+
+TEST(IsaChoice, AutoTakesSassWhenNothingStandsInTheWay) {
+  const auto c = chooseIsa(IsaRequest::Auto, everythingThere());
+  EXPECT_EQ(c.isa, trace::Isa::Sass);
+  EXPECT_NE(c.reason.find("sm_89"), std::string::npos) << c.reason;
+  EXPECT_EQ(chooseIsa(IsaRequest::Sass, everythingThere()).isa, trace::Isa::Sass);
+}
+
+TEST(IsaChoice, PtxWhenAskedEvenWhereSassIsPossible) {
+  const auto c = chooseIsa(IsaRequest::Ptx, everythingThere());
+  EXPECT_EQ(c.isa, trace::Isa::Ptx);
+  EXPECT_EQ(c.reason, "--isa ptx");
+}
+
+struct Obstacle {
+  const char* name;
+  void (*apply)(IsaFacts&);
+  const char* named;  // a phrase the reason must contain
+};
+
+class IsaObstacles : public ::testing::TestWithParam<Obstacle> {};
+
+TEST_P(IsaObstacles, AutoFallsBackToPtxNamingItAndSassRefuses) {
+  IsaFacts f = everythingThere();
+  GetParam().apply(f);
+  const auto c = chooseIsa(IsaRequest::Auto, f);
+  EXPECT_EQ(c.isa, trace::Isa::Ptx);
+  EXPECT_NE(c.reason.find("auto: PTX because"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find(GetParam().named), std::string::npos) << c.reason;
+  try {
+    chooseIsa(IsaRequest::Sass, f);
+    FAIL() << "--isa sass should refuse";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(GetParam().named), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Each, IsaObstacles,
+    ::testing::Values(
+        Obstacle{"Pascal", [](IsaFacts& f) { f.computeCapability = 61, f.gpuArch = "sm_61", f.compiledArch = "sm_75"; },
+                 "cc 6.1"},
+        Obstacle{"Volta", [](IsaFacts& f) { f.computeCapability = 70, f.gpuArch = "sm_70", f.compiledArch = "sm_75"; },
+                 "cc 7.0"},
+        Obstacle{"PtxFile", [](IsaFacts& f) { f.ptxSource = true, f.compiledArch = ""; }, ".ptx file"},
+        Obstacle{"OtherArch", [](IsaFacts& f) { f.compiledArch = "sm_86"; }, "compiled for sm_86"},
+        Obstacle{"NoNvdisasm", [](IsaFacts& f) { f.haveNvdisasm = false; }, "nvdisasm"},
+        Obstacle{"Emulator", [](IsaFacts& f) { f.sassEmulatorGap = "opcode HMMA is not run by the SASS emulator"; },
+                 "HMMA"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(IsaChoice, TheFirstObstacleIsNamed) {
+  // An old GPU given as PTX without nvdisasm: the architecture is what rules SASS out first.
+  IsaFacts f = everythingThere();
+  f.computeCapability = 61;
+  f.ptxSource = true;
+  f.haveNvdisasm = false;
+  EXPECT_NE(sassObstacle(f).find("cc 6.1"), std::string::npos) << sassObstacle(f);
+  EXPECT_EQ(sassObstacle(everythingThere()), "");
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+// Helpers for the SASS emulator tests: compile a .cu for one architecture (compile cache), keep
+// its PTX and SASS modules alive for the test binary, and compare buffers bit for bit.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "teg/emu/emulator.hpp"
+#include "teg/ptx/ir.hpp"
+#include "teg/sass/ir.hpp"
+
+namespace teg::emu::sasstest {
+
+inline const char* const kArchs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};
+
+struct Compiled {
+  ptx::Module ptx;
+  sass::Module sass;
+  int smVersion = 0;
+};
+
+// Whether nvcc and nvdisasm can be found (tests skip without them).
+bool haveTools();
+// The PTX and SASS of `cuPath` for `arch` ("sm_86"), cached per process.
+const Compiled& compile(const std::string& cuPath, const std::string& arch, const std::vector<std::string>& defines = {},
+                        const std::vector<std::string>& includeDirs = {});
+// Writes `cudaSource` to a file in the test's temporary directory and compiles it.
+const Compiled& compileSource(const std::string& name, const std::string& cudaSource, const std::string& arch);
+
+// The index of the first byte that differs, or -1.
+long long firstDifference(std::span<const std::byte> a, std::span<const std::byte> b);
+
+#define TEG_SASS_TOOLS_OR_SKIP()                                                                   \
+  if (!::teg::emu::sasstest::haveTools())                                                          \
+  GTEST_SKIP() << "nvcc or nvdisasm not found (CUDA toolkit; scripts/install-deps.sh for nvdisasm)"
+
+}  // namespace teg::emu::sasstest
