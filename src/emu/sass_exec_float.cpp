@@ -536,7 +536,9 @@ std::uint32_t halfSelector(const sass::Operand& o) {
 void halfPair(SassCtx& c, const Opnd& o, std::uint32_t sel, const SassSrc& s, int l, double& lo, double& hi) {
   const std::uint32_t v = s[l];
   if (sel == kF32Sel) {
-    lo = hi = std::bit_cast<float>(v);
+    // A binary32 operand of a half instruction is narrowed to binary16 toward zero first: ptxas
+    // implements __float2half_rz (cvt.rz.f16.f32) as HADD2 Rd, Ra.F32, -RZ.H0_H0.
+    lo = hi = halfValue(toHalfBits(std::bit_cast<float>(v), Round::Rz, false, false));
   } else {
     std::uint16_t h0 = static_cast<std::uint16_t>(v), h1 = static_cast<std::uint16_t>(v >> 16);
     if (sel == kH0H0) h1 = h0;
