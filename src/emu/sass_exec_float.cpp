@@ -78,7 +78,15 @@ std::uint32_t f32Operand(SassCtx& c, const Opnd& o, const SassSrc& s, int l) {
   return applyF32Modifiers(o, s[l]);
 }
 
-std::uint64_t f64Operand(SassCtx& c, const Opnd& o, int l) { return applyF64Modifiers(o, c.src64(o, l)); }
+// |R| clears the sign; -R flips it except on a NaN, which keeps its sign: the PTX emulator's
+// sub.f64 (the host's subtraction) propagates the subtrahend's NaN unchanged, and DADD a, -b is
+// what ptxas makes of a - b.
+std::uint64_t f64Operand(SassCtx& c, const Opnd& o, int l) {
+  std::uint64_t v = c.src64(o, l);
+  if (o.abs) v &= 0x7fffffffffffffffull;
+  if (o.neg && (v & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull) v ^= 0x8000000000000000ull;
+  return v;
+}
 
 // Destinations of the per-thread (R, P) and uniform (UR, UP; Blackwell's UFFMA, UI2F...) forms:
 // a uniform result is one value, written by every executing lane alike.
