@@ -40,9 +40,8 @@ inline double flush(double x) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0, x) : x;
 }
 template <class T>
-T saturate(T x) {  // .sat: clamp to [0, 1], NaN -> +0
-  if (std::isnan(x)) return T(0);
-  if (x < T(0)) return T(0);
+T saturate(T x) {  // .sat: clamp to [+0, 1]; NaN and -0 -> +0 (ptxas's cvt.sat is FADD.SAT RZ, x)
+  if (!(x > T(0))) return T(0);
   if (x > T(1)) return T(1);
   return x;
 }

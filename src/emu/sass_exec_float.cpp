@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sass_exec.hpp"
+#include "float_math.hpp"
 #include "sass_float_semantics.hpp"
 
 namespace teg::emu {
@@ -588,7 +589,7 @@ void hArith(SassCtx& c) {
     if (in.mods & kF32Result) {
       double v = halfOp(Op, lo[0], lo[1], lo[2], false);
       float f = static_cast<float>(v);  // exact for add/mul of halves; fma rounds once
-      if (sat) f = std::isnan(f) ? 0.0f : std::fmin(std::fmax(f, 0.0f), 1.0f);
+      if (sat) f = saturate(f);
       d[l] = canonicalBits(f);
       return;
     }
@@ -731,7 +732,7 @@ void f2fp(SassCtx& c) {
   forEachSassLane(c.exec, [&](int l) {
     auto one = [&](std::uint32_t v) -> std::uint32_t {
       double x = std::bit_cast<float>(v);
-      if (in.mods & kSat) x = std::isnan(x) ? 0.0 : std::fmin(std::fmax(x, 0.0), 1.0);
+      if (in.mods & kSat) x = saturate(x);
       return bf ? toBf16Bits(x, r) : toHalfBits(x, r, false, false);
     };
     d[l] = (one(f32Operand(c, in.op[1], a, l)) << 16) | one(f32Operand(c, in.op[2], b, l));
