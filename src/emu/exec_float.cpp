@@ -182,7 +182,7 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
     auto fin = [&](int l, double r) {
       if (ftz) r = flush(r);
       if (sat) r = saturate(r);
-      write(f, dst, l, bits64(r));
+      write(f, dst, l, canonical64(r));
     };
     switch (d.op) {
       case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Fma: case Opcode::Mad: case Opcode::Div:
