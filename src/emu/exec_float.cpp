@@ -182,7 +182,7 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
     auto fin = [&](int l, double r) {
       if (ftz) r = flush(r);
       if (sat) r = saturate(r);
-      write(f, dst, l, bits64(r));
+      write(f, dst, l, canonical64(r));
     };
     switch (d.op) {
       case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Fma: case Opcode::Mad: case Opcode::Div:
@@ -272,11 +272,8 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
       const double x = half(d.type, (a[l] >> sh) & 0xffffu);
       const double y = half(d.type, (b[l] >> sh) & 0xffffu);
       const double z = half(d.type, (c[l] >> sh) & 0xffffu);
-      if ((d.op == Opcode::Abs || d.op == Opcode::Neg) && std::isnan(x)) {
-        const std::uint64_t hb = (a[l] >> sh) & 0xffffu;
-        r |= (d.op == Opcode::Abs ? (hb & 0x7fffu) : (hb ^ 0x8000u)) << sh;
-        continue;
-      }
+      // abs/neg of a NaN give the canonical NaN like the arithmetic (PTX ISA: "NaN inputs yield an
+      // unspecified NaN"): ptxas implements neg.f16x2 as HADD2 d, -a, -RZ, which does.
       r |= narrowTo(one(d.op, x, y, z)) << sh;
     }
     write(f, dst, l, r);

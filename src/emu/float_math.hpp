@@ -40,9 +40,8 @@ inline double flush(double x) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0, x) : x;
 }
 template <class T>
-T saturate(T x) {  // .sat: clamp to [0, 1], NaN -> +0
-  if (std::isnan(x)) return T(0);
-  if (x < T(0)) return T(0);
+T saturate(T x) {  // .sat: clamp to [+0, 1]; NaN and -0 -> +0 (ptxas's cvt.sat is FADD.SAT RZ, x)
+  if (!(x > T(0))) return T(0);
   if (x > T(1)) return T(1);
   return x;
 }
@@ -55,6 +54,11 @@ inline std::uint64_t bits64(double x) { return std::bit_cast<std::uint64_t>(x); 
 // or conversion produces is the canonical NaN 0x7fffffff (CUDART_NAN_F; the host's would keep an
 // input's payload or give 0xffc00000).
 inline std::uint64_t canonical32(float x) { return std::isnan(x) ? 0x7fffffffu : bits32(x); }
+// Likewise for binary64 arithmetic (add/sub/mul/fma/div/sqrt.f64, DADD/DMUL/DFMA): the canonical
+// NaN 0x7fffffffffffffff, the value min/max.f64 already give. The host's choice among NaN operands
+// depends on how the compiler ordered an FMA's operands, so only a fixed NaN makes the two
+// emulators agree.
+inline std::uint64_t canonical64(double x) { return std::isnan(x) ? 0x7fffffffffffffffull : bits64(x); }
 
 // binary16 / bfloat16 from double with any IEEE rounding (mode as hostRounding, -1 = nearest),
 // and back (exact).

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sass_exec.hpp"
+#include "float_math.hpp"
 #include "sass_float_semantics.hpp"
 
 namespace teg::emu {
@@ -78,7 +79,32 @@ std::uint32_t f32Operand(SassCtx& c, const Opnd& o, const SassSrc& s, int l) {
   return applyF32Modifiers(o, s[l]);
 }
 
-std::uint64_t f64Operand(SassCtx& c, const Opnd& o, int l) { return applyF64Modifiers(o, c.src64(o, l)); }
+// |R| clears the sign; -R flips it except on a NaN, which keeps its sign: the PTX emulator's
+// sub.f64 (the host's subtraction) propagates the subtrahend's NaN unchanged, and DADD a, -b is
+// what ptxas makes of a - b.
+std::uint64_t f64Operand(SassCtx& c, const Opnd& o, int l) {
+  std::uint64_t v = c.src64(o, l);
+  if (o.abs) v &= 0x7fffffffffffffffull;
+  if (o.neg && (v & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull) v ^= 0x8000000000000000ull;
+  return v;
+}
+
+// Destinations of the per-thread (R, P) and uniform (UR, UP; Blackwell's UFFMA, UI2F...) forms:
+// a uniform result is one value, written by every executing lane alike.
+struct Dst {
+  SassCtx& c;
+  const Opnd& o;
+  std::uint32_t& operator[](int l) { return o.kind == OpndKind::UReg ? c.w.ur[o.row] : c.w.r[o.row][l]; }
+};
+Dst dstOf(SassCtx& c, const Opnd& o) { return Dst{c, o}; }
+void put64(SassCtx& c, const Opnd& o, int l, std::uint64_t v) {
+  if (o.kind == OpndKind::UReg) c.uwrite64(o, v);
+  else c.write64(o, l, v);
+}
+void putPred(SassCtx& c, const Opnd& o, std::uint32_t bits) {
+  if (o.kind == OpndKind::UPred) c.setUPred(o, (bits & c.exec) != 0);
+  else c.setPred(o, bits);
+}
 
 // ---- FP32 arithmetic -------------------------------------------------------------------------
 
@@ -89,7 +115,7 @@ void fArith(SassCtx& c) {
   const Round r = roundOf(in.mods);
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const SassSrc z = Op == 2 ? c.src(in.op[3]) : a;
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     const std::uint32_t x = f32Operand(c, in.op[1], a, l), y = f32Operand(c, in.op[2], b, l);
     if constexpr (Op == 0) d[l] = fadd(x, y, r, ftz, sat);
@@ -112,7 +138,7 @@ void fmnmx(SassCtx& c) {
   const SassInstr& in = c.in;
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const std::uint32_t minLanes = c.pred(in.op[3]);
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     d[l] = fminmax(f32Operand(c, in.op[1], a, l), f32Operand(c, in.op[2], b, l), (minLanes >> l) & 1u, in.mods & kFtz,
                    in.mods & kNanProp);
@@ -130,7 +156,7 @@ void fsel(SassCtx& c) {
   const SassInstr& in = c.in;
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const std::uint32_t p = c.pred(in.op[3]);
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     d[l] = ((p >> l) & 1u) ? f32Operand(c, in.op[1], a, l) : f32Operand(c, in.op[2], b, l);
   });
@@ -191,8 +217,8 @@ void setp(SassCtx& c) {
     if (combine(in.aux2, r, pin)) pd |= 1u << l;
     if (combine(in.aux2, !r, pin)) pq |= 1u << l;
   });
-  c.setPred(in.op[0], pd);
-  c.setPred(in.op[1], pq);
+  putPred(c, in.op[0], pd);
+  putPred(c, in.op[1], pq);
 }
 
 // DSETP.MIN/.MAX Pd, Pq, a, b, Pc (sm_75's fmin/fmax of doubles, followed by FSEL/SEL on Pd and a
@@ -214,8 +240,8 @@ void dsetpMinMax(SassCtx& c) {
     if (combine(in.aux2, pickA, pin)) pd |= 1u << l;
     if (combine(in.aux2, std::isnan(x) && std::isnan(y), pin)) pq |= 1u << l;
   });
-  c.setPred(in.op[0], pd);
-  c.setPred(in.op[1], pq);
+  putPred(c, in.op[0], pd);
+  putPred(c, in.op[1], pq);
 }
 
 template <bool F64>
@@ -242,7 +268,7 @@ void fset(SassCtx& c) {
   const SassInstr& in = c.in;
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const std::uint32_t p = c.pred(in.op[3]);
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   const bool ftz = in.mods & kFtz;
   forEachSassLane(c.exec, [&](int l) {
     float x = std::bit_cast<float>(f32Operand(c, in.op[1], a, l)), y = std::bit_cast<float>(f32Operand(c, in.op[2], b, l));
@@ -270,7 +296,7 @@ void fchkHandler(SassCtx& c) {
   forEachSassLane(c.exec, [&](int l) {
     if (fchk(f32Operand(c, in.op[1], a, l), f32Operand(c, in.op[2], b, l))) bits |= 1u << l;
   });
-  c.setPred(in.op[0], bits);
+  putPred(c, in.op[0], bits);
 }
 void decodeFchk(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   requireOps(in, ir, ctx, 3);
@@ -287,10 +313,10 @@ void frnd(SassCtx& c) {
   const SassInstr& in = c.in;
   const Round r = roundOf(in.mods);
   if constexpr (F64) {
-    forEachSassLane(c.exec, [&](int l) { c.write64(in.op[0], l, frnd64(f64Operand(c, in.op[1], l), r)); });
+    forEachSassLane(c.exec, [&](int l) { put64(c, in.op[0], l, frnd64(f64Operand(c, in.op[1], l), r)); });
   } else {
     const SassSrc a = c.src(in.op[1]);
-    std::uint32_t* d = c.dst(in.op[0]);
+    auto d = dstOf(c, in.op[0]);
     forEachSassLane(c.exec, [&](int l) { d[l] = frnd32(f32Operand(c, in.op[1], a, l), r, in.mods & kFtz); });
   }
 }
@@ -307,7 +333,7 @@ void mufuHandler(SassCtx& c) {
   const SassInstr& in = c.in;
   const Mufu op = static_cast<Mufu>(in.aux);
   const SassSrc a = c.src(in.op[1]);
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) { d[l] = mufu(op, f32Operand(c, in.op[1], a, l)); });
 }
 void decodeMufu(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -380,8 +406,8 @@ void f2i(SassCtx& c) {
       x = halfValue(static_cast<std::uint16_t>(a[l]));
     }
     const std::uint64_t v = floatToInt(x, r, dstBits, isSigned);
-    if (dstBits == 64) c.write64(in.op[0], l, v);
-    else c.dst(in.op[0])[l] = static_cast<std::uint32_t>(v);
+    if (dstBits == 64) put64(c, in.op[0], l, v);
+    else dstOf(c, in.op[0])[l] = static_cast<std::uint32_t>(v);
   });
 }
 void decodeF2i(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -409,8 +435,8 @@ void i2f(SassCtx& c) {
   forEachSassLane(c.exec, [&](int l) {
     const std::uint64_t v = srcBits == 64 ? c.src64(in.op[1], l) : applyIntModifiers(in.op[1], a[l]);
     const std::uint64_t f = intToFloat(v, srcBits, isSigned, dstBits, r);
-    if (dstBits == 64) c.write64(in.op[0], l, f);
-    else c.dst(in.op[0])[l] = static_cast<std::uint32_t>(f);
+    if (dstBits == 64) put64(c, in.op[0], l, f);
+    else dstOf(c, in.op[0])[l] = static_cast<std::uint32_t>(f);
   });
 }
 void decodeI2f(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -445,8 +471,8 @@ void f2f(SassCtx& c) {
       v = h;
     }
     const std::uint64_t out = floatToFloat(v, srcBits, dstBits, r, in.mods & kFtz, in.mods & kSat, in.mods & kBf16);
-    if (dstBits == 64) c.write64(in.op[0], l, out);
-    else c.dst(in.op[0])[l] = static_cast<std::uint32_t>(out);
+    if (dstBits == 64) put64(c, in.op[0], l, out);
+    else dstOf(c, in.op[0])[l] = static_cast<std::uint32_t>(out);
   });
 }
 void decodeF2f(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -473,7 +499,7 @@ void dArith(SassCtx& c) {
     if constexpr (Op == 0) v = dadd(x, y, r);
     else if constexpr (Op == 1) v = dmul(x, y, r);
     else v = dfma(x, y, f64Operand(c, in.op[3], l), r);
-    c.write64(in.op[0], l, v);
+    put64(c, in.op[0], l, v);
   });
 }
 template <int Op>
@@ -490,7 +516,7 @@ void dmnmx(SassCtx& c) {
   const SassInstr& in = c.in;
   const std::uint32_t minLanes = c.pred(in.op[3]);
   forEachSassLane(c.exec, [&](int l) {
-    c.write64(in.op[0], l, dminmax(f64Operand(c, in.op[1], l), f64Operand(c, in.op[2], l), (minLanes >> l) & 1u));
+    put64(c, in.op[0], l, dminmax(f64Operand(c, in.op[1], l), f64Operand(c, in.op[2], l), (minLanes >> l) & 1u));
   });
 }
 void decodeDmnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -519,7 +545,9 @@ std::uint32_t halfSelector(const sass::Operand& o) {
 void halfPair(SassCtx& c, const Opnd& o, std::uint32_t sel, const SassSrc& s, int l, double& lo, double& hi) {
   const std::uint32_t v = s[l];
   if (sel == kF32Sel) {
-    lo = hi = std::bit_cast<float>(v);
+    // A binary32 operand of a half instruction is narrowed to binary16 toward zero first: ptxas
+    // implements __float2half_rz (cvt.rz.f16.f32) as HADD2 Rd, Ra.F32, -RZ.H0_H0.
+    lo = hi = halfValue(toHalfBits(std::bit_cast<float>(v), Round::Rz, false, false));
   } else {
     std::uint16_t h0 = static_cast<std::uint16_t>(v), h1 = static_cast<std::uint16_t>(v >> 16);
     if (sel == kH0H0) h1 = h0;
@@ -554,14 +582,14 @@ void hArith(SassCtx& c) {
   const bool ftz = in.mods & kFtz, sat = in.mods & kSat;
   const Round r = roundOf(in.mods);
   SassSrc s[3] = {c.src(in.op[1]), c.src(in.op[2]), n > 2 ? c.src(in.op[3]) : c.src(in.op[2])};
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int k = 0; k < n; ++k) halfPair(c, in.op[1 + k], (in.aux >> (4 * k)) & 15u, s[k], l, lo[k], hi[k]);
     if (in.mods & kF32Result) {
       double v = halfOp(Op, lo[0], lo[1], lo[2], false);
       float f = static_cast<float>(v);  // exact for add/mul of halves; fma rounds once
-      if (sat) f = std::isnan(f) ? 0.0f : std::fmin(std::fmax(f, 0.0f), 1.0f);
+      if (sat) f = saturate(f);
       d[l] = canonicalBits(f);
       return;
     }
@@ -645,8 +673,8 @@ void hsetp2(SassCtx& c) {
     if (combine(bop, compare(cmp, alo, blo), pin)) pd |= 1u << l;
     if (combine(bop, compare(cmp, ahi, bhi), pin)) pq |= 1u << l;
   });
-  c.setPred(in.op[0], pd);
-  c.setPred(in.op[1], pq);
+  putPred(c, in.op[0], pd);
+  putPred(c, in.op[1], pq);
 }
 void decodeHsetp2(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   refuse(ir, ctx, {"H_AND", "H_OR", "BF16_V2"});
@@ -667,7 +695,7 @@ void hmnmx2(SassCtx& c) {
   const SassInstr& in = c.in;
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const std::uint32_t minLanes = c.pred(in.op[3]);
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     double alo, ahi, blo, bhi;
     halfPair(c, in.op[1], in.aux & 15u, a, l, alo, ahi);
@@ -700,11 +728,11 @@ void f2fp(SassCtx& c) {
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const Round r = roundOf(in.mods);
   const bool bf = in.mods & kBf16;
-  std::uint32_t* d = c.dst(in.op[0]);
+  auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     auto one = [&](std::uint32_t v) -> std::uint32_t {
       double x = std::bit_cast<float>(v);
-      if (in.mods & kSat) x = std::isnan(x) ? 0.0 : std::fmin(std::fmax(x, 0.0), 1.0);
+      if (in.mods & kSat) x = saturate(x);
       return bf ? toBf16Bits(x, r) : toHalfBits(x, r, false, false);
     };
     d[l] = (one(f32Operand(c, in.op[1], a, l)) << 16) | one(f32Operand(c, in.op[2], b, l));
@@ -723,6 +751,20 @@ void decodeF2fp(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
 }  // namespace
 
 void registerFloatHandlers(SassHandlerTable& t) {
+  // The uniform-datapath forms (sm_90+ UI2F/UF2I..., Blackwell's UFADD/UFFMA/UFSETP...) run the same
+  // decoders on uniform registers and predicates.
+  t.add("UFADD", &decodeFArith<0>);
+  t.add("UFMUL", &decodeFArith<1>);
+  t.add("UFFMA", &decodeFArith<2>);
+  t.add("UFMNMX", &decodeFmnmx);
+  t.add("UFSEL", &decodeFsel);
+  t.add("UFSETP", &decodeSetp<false>);
+  t.add("UFRND", &decodeFrnd);
+  t.add("UF2I", &decodeF2i);
+  t.add("UI2F", &decodeI2f);
+  t.add("UI2FP", &decodeI2f);
+  t.add("UF2F", &decodeF2f);
+  t.add("UF2FP", &decodeF2fp);
   t.add("FADD", &decodeFArith<0>);
   t.add("FADD32I", &decodeFArith<0>);
   t.add("FMUL", &decodeFArith<1>);

@@ -155,15 +155,15 @@ std::uint32_t mufu(Mufu op, std::uint32_t a) {
 
 std::uint64_t dadd(std::uint64_t a, std::uint64_t b, Round r) {
   const double x = asD(a), y = asD(b);
-  return std::bit_cast<std::uint64_t>(underRounding<double>(hostMode(r), [&] { volatile double p = x, q = y; return p + q; }));
+  return canonical64(underRounding<double>(hostMode(r), [&] { volatile double p = x, q = y; return p + q; }));
 }
 std::uint64_t dmul(std::uint64_t a, std::uint64_t b, Round r) {
   const double x = asD(a), y = asD(b);
-  return std::bit_cast<std::uint64_t>(underRounding<double>(hostMode(r), [&] { volatile double p = x, q = y; return p * q; }));
+  return canonical64(underRounding<double>(hostMode(r), [&] { volatile double p = x, q = y; return p * q; }));
 }
 std::uint64_t dfma(std::uint64_t a, std::uint64_t b, std::uint64_t c, Round r) {
   const double x = asD(a), y = asD(b), z = asD(c);
-  return std::bit_cast<std::uint64_t>(
+  return canonical64(
       underRounding<double>(hostMode(r), [&] { volatile double p = x, q = y, s = z; return std::fma(p, q, s); }));
 }
 std::uint64_t dminmax(std::uint64_t a, std::uint64_t b, bool min) {

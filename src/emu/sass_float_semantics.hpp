@@ -51,8 +51,8 @@ enum class Mufu : std::uint8_t { Rcp, Rsq, Sqrt, Ex2, Lg2, Sin, Cos, Tanh, Rcp64
 // MUFU on binary32 bits (RCP64H/RSQ64H: the high word of a binary64, result likewise).
 std::uint32_t mufu(Mufu op, std::uint32_t a);
 
-// DADD/DMUL/DFMA with rounding (NaN results as the host computes them, which is what the PTX
-// emulator does for add/mul/fma.f64).
+// DADD/DMUL/DFMA with rounding; NaN results are the canonical 0x7fffffffffffffff (as the PTX
+// emulator's add/mul/fma.f64).
 std::uint64_t dadd(std::uint64_t a, std::uint64_t b, Round r);
 std::uint64_t dmul(std::uint64_t a, std::uint64_t b, Round r);
 std::uint64_t dfma(std::uint64_t a, std::uint64_t b, std::uint64_t c, Round r);

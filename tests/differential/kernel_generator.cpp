@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -152,9 +153,17 @@ class Generator {
   std::string dvar() { return fmt::format("d{}", rng_.below(kDoubleVars)); }
 
   std::string uconst() { return fmt::format("0x{:08x}u", randomUnsigned(rng_)); }
-  std::string fconst() { return fmt::format("__uint_as_float(0x{:08x}u)", std::bit_cast<std::uint32_t>(randomFloat(rng_))); }
+  // No NaN literals: ptxas folds abs/neg of a constant NaN keeping its payload, where the GPU's
+  // FADD/HADD2 give the canonical NaN at run time; NaNs come from the inputs instead.
+  std::string fconst() {
+    float v = randomFloat(rng_);
+    if (std::isnan(v)) v = std::numeric_limits<float>::infinity();
+    return fmt::format("__uint_as_float(0x{:08x}u)", std::bit_cast<std::uint32_t>(v));
+  }
   std::string dconst() {
-    return fmt::format("__longlong_as_double(0x{:016x}ll)", std::bit_cast<std::uint64_t>(randomDouble(rng_)));
+    double v = randomDouble(rng_);
+    if (std::isnan(v)) v = -std::numeric_limits<double>::infinity();
+    return fmt::format("__longlong_as_double(0x{:016x}ll)", std::bit_cast<std::uint64_t>(v));
   }
 
   std::string uleaf() {
