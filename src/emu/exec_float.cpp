@@ -44,7 +44,7 @@ T arith(Opcode op, T a, T b, T c, int mode) {
 [[gnu::target_clones("fma", "default")]]
 #endif
 void fmaLanes(std::uint32_t exec, std::uint64_t* out, BlockRunner::View a, BlockRunner::View b, BlockRunner::View c) {
-  forEachLane(exec, [&](int l) { out[l] = bits32(std::fma(f32(a[l]), f32(b[l]), f32(c[l]))); });
+  forEachLane(exec, [&](int l) { out[l] = canonical32(std::fma(f32(a[l]), f32(b[l]), f32(c[l]))); });
 }
 
 // The canonical NaN PTX instructions produce (all mantissa bits set, PTX ISA §9.7.3).
@@ -132,9 +132,9 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
     const bool plain = !ftz && !sat && mode < 0 && dst.kind == SrcKind::Reg;
     if (plain) {  // the hot forms: round-to-nearest, no ftz/sat
       switch (d.op) {
-        case Opcode::Add: forEachLane(exec, [&](int l) { out[l] = bits32(f32(a[l]) + f32(b[l])); }); return true;
-        case Opcode::Sub: forEachLane(exec, [&](int l) { out[l] = bits32(f32(a[l]) - f32(b[l])); }); return true;
-        case Opcode::Mul: forEachLane(exec, [&](int l) { out[l] = bits32(f32(a[l]) * f32(b[l])); }); return true;
+        case Opcode::Add: forEachLane(exec, [&](int l) { out[l] = canonical32(f32(a[l]) + f32(b[l])); }); return true;
+        case Opcode::Sub: forEachLane(exec, [&](int l) { out[l] = canonical32(f32(a[l]) - f32(b[l])); }); return true;
+        case Opcode::Mul: forEachLane(exec, [&](int l) { out[l] = canonical32(f32(a[l]) * f32(b[l])); }); return true;
         case Opcode::Fma:
         case Opcode::Mad:
           fmaLanes(exec, out, a, b, c);
@@ -146,7 +146,7 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
     auto fin = [&](int l, float r) {
       if (ftz) r = flush(r);
       if (sat) r = saturate(r);
-      write(f, dst, l, bits32(r));
+      write(f, dst, l, canonical32(r));
     };
     switch (d.op) {
       case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Fma: case Opcode::Mad: case Opcode::Div:
@@ -486,7 +486,7 @@ void BlockRunner::execConvert(Warp& w, Frame& f, const Decoded& d, std::uint32_t
         }
         if (ftz) o = flush(o);
         if (sat) o = saturate(o);
-        r = bits32(o);
+        r = canonical32(o);
         break;
       }
       case Type::F64: {

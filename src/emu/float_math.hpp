@@ -51,6 +51,10 @@ inline float f32(std::uint64_t bits) { return std::bit_cast<float>(static_cast<s
 inline double f64(std::uint64_t bits) { return std::bit_cast<double>(bits); }
 inline std::uint64_t bits32(float x) { return std::bit_cast<std::uint32_t>(x); }
 inline std::uint64_t bits64(double x) { return std::bit_cast<std::uint64_t>(x); }
+// The bits of a binary32 result as the GPU writes them: every NaN an f32 arithmetic instruction
+// or conversion produces is the canonical NaN 0x7fffffff (CUDART_NAN_F; the host's would keep an
+// input's payload or give 0xffc00000).
+inline std::uint64_t canonical32(float x) { return std::isnan(x) ? 0x7fffffffu : bits32(x); }
 
 // binary16 / bfloat16 from double with any IEEE rounding (mode as hostRounding, -1 = nearest),
 // and back (exact).

@@ -1,0 +1,76 @@
+// The bounded differential run for ctest: a few dozen random kernels per architecture on both
+// emulators (scripts/differential.sh runs as many as asked). Skips without nvcc or nvdisasm.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "differential.hpp"
+#include "teg/support/error.hpp"
+#include "teg/toolchain/compiler.hpp"
+#include "teg/toolchain/disassembler.hpp"
+
+namespace teg::differential {
+namespace {
+
+bool haveTools() {
+  try {
+    (void)toolchain::findNvcc();
+  } catch (const Error&) {
+    return false;
+  }
+  return toolchain::haveNvdisasm();
+}
+
+// The generator is deterministic and its kernels are what the header promises.
+TEST(KernelGenerator, SameSeedSameKernelAndInputs) {
+  const auto a = generateKernel(42), b = generateKernel(42), c = generateKernel(43);
+  EXPECT_EQ(a.source, b.source);
+  EXPECT_NE(a.source, c.source);
+  EXPECT_EQ(a.name, "k_42");
+  EXPECT_NE(a.source.find("extern \"C\" __global__ void k_42("), std::string::npos);
+  const auto ia = generateInputs(a), ib = generateInputs(b);
+  EXPECT_EQ(ia.ui, ib.ui);
+  EXPECT_EQ(ia.ui.size(), threadCount(a) * kInputsPerThread);
+  EXPECT_EQ(ia.di.size(), threadCount(a) * kDoublesPerThread);
+}
+
+TEST(KernelGenerator, KernelsCoverTheFeaturesOverManySeeds) {
+  std::string all;
+  for (std::uint64_t s = 0; s < 200; ++s) all += generateKernel(s).source;
+  for (const char* feature : {"__syncthreads()", "__shfl_sync", "__shfl_xor_sync", "__ballot_sync", "atomic", "for (",
+                              "switch (", "__noinline__", "fmaf(", "sqrtf(", "__fdiv_r", "__float2int_", "__hfma2(",
+                              "la[", "fma(", " / ", "ex2.approx", "sin.approx", "__double2uint_"})
+    EXPECT_NE(all.find(feature), std::string::npos) << feature;
+}
+
+TEST(ApproxBounds, FollowThePtxIsaFigures) {
+  EXPECT_EQ(approxBound(Approx::Rcp, 3.0f)->ulps, 1);
+  EXPECT_DOUBLE_EQ(approxBound(Approx::Sin, 1.0f)->absolute, std::ldexp(1.0, -20) / std::sqrt(2.0));
+  EXPECT_GT(approxBound(Approx::Sin, 100.0f)->absolute, approxBound(Approx::Sin, 1.0f)->absolute);
+  EXPECT_EQ(approxBound(Approx::Exp, 10.0f)->ulps, 2 + 11);  // 2 + floor(1.173 x 10)
+  EXPECT_FALSE(approxBound(Approx::Divide, 1e38f).has_value());  // |b| > 2^126: no bound
+  EXPECT_TRUE(approxBound(Approx::Divide, 1e30f).has_value());
+}
+
+// The bounded run: every kernel compiles, runs on both emulators and agrees. 24 kernels per
+// architecture CUDA 13 compiles (one nvcc run each).
+class Differential : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Differential, RandomKernelsAgreeOnBothEmulators) {
+  if (!haveTools()) GTEST_SKIP() << "nvcc or nvdisasm not found";
+  RunConfig config;
+  config.arch = GetParam();
+  const Summary s = runDifferential(1000, 24, 24, config);
+  EXPECT_EQ(s.kernels, 24u);
+  for (const auto& d : s.differences) ADD_FAILURE() << "seed " << d.seed << " " << d.arch << ": " << d.what;
+  for (const auto& d : s.bothFailed) ADD_FAILURE() << "both failed, seed " << d.seed << ": " << d.what;
+  EXPECT_EQ(s.compared, 24u);
+  EXPECT_GT(s.bitsCompared, 24u * 32 * 40);  // at least one warp's ui..ai per kernel
+}
+
+INSTANTIATE_TEST_SUITE_P(Architectures, Differential,
+                         ::testing::Values("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace teg::differential
