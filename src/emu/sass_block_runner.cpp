@@ -339,7 +339,8 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
     threads += static_cast<std::uint64_t>(std::popcount(exec));
     if (in.fn) {
       if (exec != 0) {
-        SassCtx c(w, *this, in, exec, tracing ? addresses_.data() : nullptr, ctx_.banks);
+        SassCtx c(w, *this, in, in.uniformOnce ? exec & (0u - exec) : exec, tracing ? addresses_.data() : nullptr,
+                  ctx_.banks);
         in.fn(c);
         if (tracing) emit(w, g->pc, exec, in.memory ? addresses_.data() : nullptr);
       } else if (tracing) {

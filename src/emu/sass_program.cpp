@@ -277,6 +277,8 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
         for (const auto& o : ins.operands)
           if (o.kind == sass::OperandKind::Immediate && o.value < 0 && o.value > -(1 << 24))
             frames += static_cast<std::uint32_t>(-o.value);
+      in.uniformOnce = (ins.opcode.size() > 1 && ins.opcode[0] == 'U') ||
+                       ins.opcode == "LDCU" || ins.opcode == "S2UR";
       try {
         if (unknownLabel) sassDecodeError(ins, ctx, "a branch target that is not in the kernel's section:");
         const SassDecoder decoder = table.find(ins.opcode);
