@@ -404,7 +404,20 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         break;
       }
       case SassControl::Call: {
-        if (exec != g->mask) fail(w, std::countr_zero(g->mask & ~exec), in, "a CALL executed by part of a thread group");
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        if (exec != g->mask) {
+          // A guarded CALL: the lanes that call leave as a group of their own.
+          SassGroup callers = *g;
+          callers.mask = exec;
+          g->mask &= ~exec;
+          ++g->pc;
+          rt.groups.push_back(std::move(callers));
+          gi = rt.groups.size() - 1;
+          g = &rt.groups[gi];
+        }
         const Opnd* target = nullptr;
         for (std::uint8_t k = 0; k < in.nops; ++k)
           if (in.op[k].kind == OpndKind::Label) target = &in.op[k];

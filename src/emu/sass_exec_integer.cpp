@@ -194,10 +194,15 @@ void imad(SassCtx& c) {
     std::uint32_t z = applyIntModifiers(oc, cs[l]);
     std::uint64_t sum;
     if (m & kModHi) {
+      // IMAD.HI's addend is a 64-bit pair: (a*b + c:c+1) >> 32. ptxas's integer division
+      // writes the Newton step as "MOV R2, RZ; IMAD.HI.U32 R3, R3, R7, R2" (R2:R3 = inv << 32).
       const std::uint64_t prod = (m & kModU32) ? std::uint64_t{x} * y
                                                : static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(x)} *
                                                                             static_cast<std::int32_t>(y));
-      sum = (prod >> 32) + z;
+      std::uint64_t c64 = io.s64(oc, l);
+      if (oc.neg) c64 = 0 - c64;
+      sum = (prod + c64) >> 32;
+      if ((m & kModU32) && (prod + c64) < prod) sum += std::uint64_t{1} << 32;  // carry out
     } else {
       sum = std::uint64_t{x * y} + z;
     }
