@@ -96,6 +96,13 @@ void mov(SassCtx& c) {
   lanesOf(io, [&](int l) { d[l] = a[l]; });
 }
 
+// MOV.64 / UMOV.64 (Blackwell): a pair from a pair or a 64-bit immediate.
+template <bool U>
+void mov64(SassCtx& c) {
+  IntIo<U> io{c};
+  lanesOf(io, [&](int l) { io.w64(c.in.op[0], l, io.s64(c.in.op[1], l)); });
+}
+
 std::uint32_t special(SassCtx& c, SassSpecial s, int lane) {
   const SassWarp& w = c.w;
   switch (s) {
@@ -759,6 +766,10 @@ std::uint32_t bopOf(const sass::Instruction& ir) {
 void decodeMov(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext&) {
   sassDestination(in.op[0]);
   in.fn = isUniform(ir) ? &mov<true> : &mov<false>;
+  if (ir.hasModifier("64")) {
+    if (in.op[0].row >= kSassSinkRow) in.op[0].row = kSassSinkRow;
+    in.fn = isUniform(ir) ? &mov64<true> : &mov64<false>;
+  }
 }
 void decodeS2r(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   sassDestination(in.op[0]);

@@ -105,14 +105,6 @@ TEST_P(SassCorpusEquivalence, BuffersEqualThePtxEmulatorsOnEveryArchitecture) {
       sassRun.run(options);
     } catch (const Error& e) {
       const std::string what = e.what();
-      // Known, not yet understood: stencil3d's sm_120 SASS (uniform 64-bit address arithmetic,
-      // UIADD3.64 / IADD.64 / UIMAD.WIDE) reaches an address 2^47 above the buffer. Listed here
-      // so the table shows it; remove when fixed.
-      if (GetParam() == "stencil3d" && std::string(arch) == "sm_120") {
-        std::printf("EQUIVALENCE %s %s KNOWN FAILURE (%s)\n", GetParam().c_str(), arch, what.substr(0, 120).c_str());
-        waiting.push_back(fmt::format("{}: known failure: {}", arch, what.substr(0, what.find(" in block"))));
-        continue;
-      }
       if (what.rfind("unsupported SASS instruction", 0) == 0) {
         waiting.push_back(fmt::format("{}: {}", arch, what.substr(0, what.find(" in block"))));
         std::printf("EQUIVALENCE %s %s skipped (%s)\n", GetParam().c_str(), arch, what.substr(0, what.find(" in block")).c_str());
