@@ -243,6 +243,40 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
   }
 }
 
+// Every group of the warp waits and none can be released: some lanes a BSYNC waits for are
+// themselves blocked at another convergence barrier (they left the region without BREAK, e.g. a
+// loop's break that ptxas routed to an outer region's BSYNC). A thread blocked at one convergence
+// barrier does not hold another (Volta's scheduler runs the others), so the BSYNC with the lowest
+// pc — the innermost region in ptxas's layout, as the lowest-pc-first order — goes on with the
+// lanes that are there. Returns false when no group waits at a BSYNC (a real deadlock).
+bool SassBlockRunner::releaseStuckBsync(SassWarpRuntime& rt) {
+  std::size_t best = rt.groups.size();
+  for (std::size_t i = 0; i < rt.groups.size(); ++i)
+    if (rt.groups[i].wait == SassGroup::Wait::Bsync && (best == rt.groups.size() || rt.groups[i].pc < rt.groups[best].pc))
+      best = i;
+  if (best == rt.groups.size()) return false;
+  const std::uint32_t pc = rt.groups[best].pc;
+  for (SassGroup& g : rt.groups)
+    if (g.wait == SassGroup::Wait::Bsync && g.pc == pc) {
+      g.wait = SassGroup::Wait::None;
+      g.pc = pc + 1;
+    }
+  // Groups now at the same pc run together.
+  std::vector<SassGroup> merged;
+  for (SassGroup& g : rt.groups) {
+    bool joined = false;
+    for (SassGroup& m : merged)
+      if (g.wait == SassGroup::Wait::None && m.wait == SassGroup::Wait::None && m.pc == g.pc && m.calls == g.calls) {
+        m.mask |= g.mask;
+        joined = true;
+        break;
+      }
+    if (!joined) merged.push_back(std::move(g));
+  }
+  rt.groups = std::move(merged);
+  return true;
+}
+
 void SassBlockRunner::splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec,
                                     const std::uint32_t* targets) {
   (void)w;
@@ -324,7 +358,9 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
   while (executed < budget) {
     if (gi >= rt.groups.size()) {
       if (rt.groups.empty()) rt.state = WarpState::Done;
-      break;  // every group waits
+      if (rt.groups.empty() || !releaseStuckBsync(rt)) break;  // every group waits
+      gi = pickGroup(rt);
+      continue;
     }
     SassGroup* g = &rt.groups[gi];
     if (g->pc >= n) fail(w, -1, prog.instrs[n - 1], "execution ran past the end of the kernel's code");

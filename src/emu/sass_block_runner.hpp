@@ -97,6 +97,7 @@ class SassBlockRunner {
   std::size_t pickGroup(SassWarpRuntime& rt) const;
   void exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t lanes);
   void release(SassWarp& w, SassWarpRuntime& rt);
+  bool releaseStuckBsync(SassWarpRuntime& rt);
   void splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec, const std::uint32_t* targets);
   void arriveBarrier(std::size_t wi, SassGroup& g, const SassInstr& in, std::uint32_t exec);
   void releaseBarrier(std::uint32_t id);

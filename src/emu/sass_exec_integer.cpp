@@ -576,6 +576,26 @@ void unary(SassCtx& c) {
   });
 }
 
+// VABSDIFF[.U32] Rd, a, b, c: |a - b| + c (signed unless .U32), the __sad of CUDA.
+template <bool U>
+void vabsdiff(SassCtx& c) {
+  IntIo<U> io{c};
+  const Opnd &oa = c.in.op[1], &ob = c.in.op[2], &oc = c.in.op[3];
+  const SassSrc a = io.s(oa), b = io.s(ob), cc = io.s(oc);
+  std::uint32_t* d = io.d(c.in.op[0]);
+  const bool u32 = c.in.mods & kModU32;
+  lanesOf(io, [&](int l) {
+    const std::uint32_t x = io.v(a, oa, l), y = io.v(b, ob, l);
+    std::uint32_t diff;
+    if (u32) diff = x > y ? x - y : y - x;
+    else {
+      const std::int64_t t = std::int64_t{static_cast<std::int32_t>(x)} - static_cast<std::int32_t>(y);
+      diff = static_cast<std::uint32_t>(t < 0 ? -t : t);
+    }
+    d[l] = diff + io.v(cc, oc, l);
+  });
+}
+
 // PRMT Rd, a, selector, b: byte i of the result is byte (sel nibble i & 7) of b:a, or that
 // byte's sign replicated when the nibble's bit 3 is set.
 template <bool U>
@@ -938,6 +958,14 @@ void decodePrmt(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
   sassDestination(in.op[0]);
   in.fn = isUniform(ir) ? &prmt<true> : &prmt<false>;
 }
+void decodeVabsdiff(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (in.nops != 4) sassDecodeError(ir, ctx, "unexpected operands of");
+  for (const auto& m : ir.modifiers)
+    if (m != "U32" && m != "S32") sassDecodeError(ir, ctx, "unsupported modifier in");
+  sassDestination(in.op[0]);
+  if (ir.hasModifier("U32")) in.mods |= kModU32;
+  in.fn = isUniform(ir) ? &vabsdiff<true> : &vabsdiff<false>;
+}
 void decodeBmsk(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 3) sassDecodeError(ir, ctx, "unexpected operands of");
   sassDestination(in.op[0]);
@@ -1010,6 +1038,7 @@ void registerIntegerHandlers(SassHandlerTable& t) {
   for (const char* op : {"BREV", "UBREV"}) t.add(op, &decodeUnary<3>);
   for (const char* op : {"PRMT", "UPRMT"}) t.add(op, &decodePrmt);
   for (const char* op : {"BMSK", "UBMSK"}) t.add(op, &decodeBmsk);
+  t.add("VABSDIFF", &decodeVabsdiff);
   for (const char* op : {"SGXT", "USGXT"}) t.add(op, &decodeSgxt);
   t.add("P2R", &decodeP2r);
   t.add("R2P", &decodeR2p);
