@@ -16,6 +16,7 @@
 #include "program.hpp"
 #include "sass_block_runner.hpp"
 #include "sass_program.hpp"
+#include "teg/sass/cubin.hpp"
 #include "teg/sass/describe.hpp"
 #include "struct_packing.hpp"
 #include "symbol_init.hpp"
@@ -39,6 +40,7 @@ struct Emulator::Impl {
   // selectSass: the SASS program and its static description.
   std::unique_ptr<SassProgram> sass;
   trace::KernelInfo sassInfo;
+  std::vector<std::byte> compilerConstants;  // the cubin's .nv.constant2.<kernel>: bank 2
 
   const ptx::Function& kernelFunction() const { return module->functions[kernelIndex]; }
 
@@ -107,6 +109,7 @@ struct Emulator::Impl {
     const std::uint32_t stack = std::max<std::uint32_t>(16, sass->localBytesPerThread);
     put(0, L.stackPointer, &stack, 4);
     if (!params.empty()) put(0, L.params, params.data(), params.size());
+    if (!compilerConstants.empty()) put(2, 0, compilerConstants.data(), compilerConstants.size());
     const std::vector<std::byte>& constants = program.layout.constBank;
     if (!constants.empty()) put(3, 0, constants.data(), constants.size());
     std::vector<const std::uint32_t*> out;
@@ -434,9 +437,14 @@ std::vector<std::string> Emulator::bufferNames() const {
   return names;
 }
 
-void Emulator::selectSass(const sass::Module& sassModule, int smVersion) {
+void Emulator::selectSass(const sass::Module& sassModule, int smVersion, std::string_view cubin) {
   Impl& im = *impl_;
   const std::string& name = im.kernelFunction().name;
+  im.compilerConstants.clear();
+  if (!cubin.empty()) im.compilerConstants = sass::cubinSection(cubin, ".nv.constant2." + name);
+  if (im.compilerConstants.size() > kSassBankBytes)
+    throw Error(fmt::format("SASS of '{}': its constant bank 2 has {} bytes, more than 64 KiB", name,
+                            im.compilerConstants.size()));
   auto program = std::make_unique<SassProgram>(buildSassProgram(sassModule, name, smVersion));
   const sass::Function* entry = sassModule.findFunction(name);
   trace::KernelInfo info = sass::describeKernel(sassModule, *entry);

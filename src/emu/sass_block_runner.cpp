@@ -243,6 +243,40 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
   }
 }
 
+// Every group of the warp waits and none can be released: some lanes a BSYNC waits for are
+// themselves blocked at another convergence barrier (they left the region without BREAK, e.g. a
+// loop's break that ptxas routed to an outer region's BSYNC). A thread blocked at one convergence
+// barrier does not hold another (Volta's scheduler runs the others), so the BSYNC with the lowest
+// pc — the innermost region in ptxas's layout, as the lowest-pc-first order — goes on with the
+// lanes that are there. Returns false when no group waits at a BSYNC (a real deadlock).
+bool SassBlockRunner::releaseStuckBsync(SassWarpRuntime& rt) {
+  std::size_t best = rt.groups.size();
+  for (std::size_t i = 0; i < rt.groups.size(); ++i)
+    if (rt.groups[i].wait == SassGroup::Wait::Bsync && (best == rt.groups.size() || rt.groups[i].pc < rt.groups[best].pc))
+      best = i;
+  if (best == rt.groups.size()) return false;
+  const std::uint32_t pc = rt.groups[best].pc;
+  for (SassGroup& g : rt.groups)
+    if (g.wait == SassGroup::Wait::Bsync && g.pc == pc) {
+      g.wait = SassGroup::Wait::None;
+      g.pc = pc + 1;
+    }
+  // Groups now at the same pc run together.
+  std::vector<SassGroup> merged;
+  for (SassGroup& g : rt.groups) {
+    bool joined = false;
+    for (SassGroup& m : merged)
+      if (g.wait == SassGroup::Wait::None && m.wait == SassGroup::Wait::None && m.pc == g.pc && m.calls == g.calls) {
+        m.mask |= g.mask;
+        joined = true;
+        break;
+      }
+    if (!joined) merged.push_back(std::move(g));
+  }
+  rt.groups = std::move(merged);
+  return true;
+}
+
 void SassBlockRunner::splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec,
                                     const std::uint32_t* targets) {
   (void)w;
@@ -324,7 +358,9 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
   while (executed < budget) {
     if (gi >= rt.groups.size()) {
       if (rt.groups.empty()) rt.state = WarpState::Done;
-      break;  // every group waits
+      if (rt.groups.empty() || !releaseStuckBsync(rt)) break;  // every group waits
+      gi = pickGroup(rt);
+      continue;
     }
     SassGroup* g = &rt.groups[gi];
     if (g->pc >= n) fail(w, -1, prog.instrs[n - 1], "execution ran past the end of the kernel's code");
@@ -339,7 +375,8 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
     threads += static_cast<std::uint64_t>(std::popcount(exec));
     if (in.fn) {
       if (exec != 0) {
-        SassCtx c(w, *this, in, exec, tracing ? addresses_.data() : nullptr, ctx_.banks);
+        SassCtx c(w, *this, in, in.uniformOnce ? exec & (0u - exec) : exec, tracing ? addresses_.data() : nullptr,
+                  ctx_.banks);
         in.fn(c);
         if (tracing) emit(w, g->pc, exec, in.memory ? addresses_.data() : nullptr);
       } else if (tracing) {
@@ -403,7 +440,20 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         break;
       }
       case SassControl::Call: {
-        if (exec != g->mask) fail(w, std::countr_zero(g->mask & ~exec), in, "a CALL executed by part of a thread group");
+        if (exec == 0) {
+          ++g->pc;
+          break;
+        }
+        if (exec != g->mask) {
+          // A guarded CALL: the lanes that call leave as a group of their own.
+          SassGroup callers = *g;
+          callers.mask = exec;
+          g->mask &= ~exec;
+          ++g->pc;
+          rt.groups.push_back(std::move(callers));
+          gi = rt.groups.size() - 1;
+          g = &rt.groups[gi];
+        }
         const Opnd* target = nullptr;
         for (std::uint8_t k = 0; k < in.nops; ++k)
           if (in.op[k].kind == OpndKind::Label) target = &in.op[k];

@@ -85,6 +85,9 @@ class SassBlockRunner {
   std::byte* resolve(const SassWarp& w, int lane, const SassInstr& in, Space space, std::uint64_t address,
                      std::uint32_t bytes, bool write);
   [[nodiscard]] std::uint32_t ctaid(int i) const { return ctaid_[i]; }
+  // The block's shared window (for the memory handlers' fast path; resolve() reports errors).
+  [[nodiscard]] std::byte* sharedData() { return shared_.data(); }
+  [[nodiscard]] std::uint64_t sharedSize() const { return shared_.size(); }
   [[nodiscard]] std::uint32_t localBytesPerThread() const { return localStride_; }
  private:
   void initWarps();
@@ -94,6 +97,7 @@ class SassBlockRunner {
   std::size_t pickGroup(SassWarpRuntime& rt) const;
   void exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t lanes);
   void release(SassWarp& w, SassWarpRuntime& rt);
+  bool releaseStuckBsync(SassWarpRuntime& rt);
   void splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec, const std::uint32_t* targets);
   void arriveBarrier(std::size_t wi, SassGroup& g, const SassInstr& in, std::uint32_t exec);
   void releaseBarrier(std::uint32_t id);

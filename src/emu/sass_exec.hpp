@@ -115,6 +115,9 @@ struct SassInstr {
   bool guardNot = false;
   bool guardUniform = false;        // @UP0
   bool memory = false;              // a memory access: the handler fills SassCtx::addresses
+  bool uniformOnce = false;         // a uniform-datapath instruction (UIADD3, ULDC, LDCU, UFFMA,
+                                    // S2UR...): executed once per warp, so c.exec holds only the
+                                    // lowest executing lane (an in-place UR update is done once)
   std::uint8_t nops = 0;
   std::array<Opnd, 7> op{};
   std::uint32_t mods = 0;           // handler-specific decoded modifiers

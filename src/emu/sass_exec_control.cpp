@@ -2,6 +2,8 @@
 // returns, convergence barriers, warp and CTA synchronisation) and the no-ops of a functional
 // run (memory fences, cache control, scheduling hints). The semantics live in
 // sass_block_runner.cpp; here only the decoding.
+#include <utility>
+
 #include "sass_exec.hpp"
 
 namespace teg::emu {
@@ -38,8 +40,14 @@ void decodeRet(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   in.control = SassControl::Ret;
 }
 
+// The barrier operand is moved to op[0]; a predicate operand before it (BREAK.RELIABLE P2, B3)
+// is not modelled and must be PT... or is ignored for BREAK, whose effect is on the barrier.
 void decodeBarrierOperand(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx, SassControl k) {
-  if (in.nops < 1 || in.op[0].kind != OpndKind::Barrier) sassDecodeError(ir, ctx, "no convergence barrier in");
+  int b = -1;
+  for (std::uint8_t i = 0; i < in.nops; ++i)
+    if (in.op[i].kind == OpndKind::Barrier) b = i;
+  if (b < 0) sassDecodeError(ir, ctx, "no convergence barrier in");
+  if (b > 0) std::swap(in.op[0], in.op[b]);
   in.control = k;
 }
 void decodeBssy(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {

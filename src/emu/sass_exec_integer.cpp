@@ -96,6 +96,13 @@ void mov(SassCtx& c) {
   lanesOf(io, [&](int l) { d[l] = a[l]; });
 }
 
+// MOV.64 / UMOV.64 (Blackwell): a pair from a pair or a 64-bit immediate.
+template <bool U>
+void mov64(SassCtx& c) {
+  IntIo<U> io{c};
+  lanesOf(io, [&](int l) { io.w64(c.in.op[0], l, io.s64(c.in.op[1], l)); });
+}
+
 std::uint32_t special(SassCtx& c, SassSpecial s, int lane) {
   const SassWarp& w = c.w;
   switch (s) {
@@ -194,10 +201,15 @@ void imad(SassCtx& c) {
     std::uint32_t z = applyIntModifiers(oc, cs[l]);
     std::uint64_t sum;
     if (m & kModHi) {
+      // IMAD.HI's addend is a 64-bit pair: (a*b + c:c+1) >> 32. ptxas's integer division
+      // writes the Newton step as "MOV R2, RZ; IMAD.HI.U32 R3, R3, R7, R2" (R2:R3 = inv << 32).
       const std::uint64_t prod = (m & kModU32) ? std::uint64_t{x} * y
                                                : static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(x)} *
                                                                             static_cast<std::int32_t>(y));
-      sum = (prod >> 32) + z;
+      std::uint64_t c64 = io.s64(oc, l);
+      if (oc.neg) c64 = 0 - c64;
+      sum = (prod + c64) >> 32;
+      if ((m & kModU32) && (prod + c64) < prod) sum += std::uint64_t{1} << 32;  // carry out
     } else {
       sum = std::uint64_t{x * y} + z;
     }
@@ -564,6 +576,26 @@ void unary(SassCtx& c) {
   });
 }
 
+// VABSDIFF[.U32] Rd, a, b, c: |a - b| + c (signed unless .U32), the __sad of CUDA.
+template <bool U>
+void vabsdiff(SassCtx& c) {
+  IntIo<U> io{c};
+  const Opnd &oa = c.in.op[1], &ob = c.in.op[2], &oc = c.in.op[3];
+  const SassSrc a = io.s(oa), b = io.s(ob), cc = io.s(oc);
+  std::uint32_t* d = io.d(c.in.op[0]);
+  const bool u32 = c.in.mods & kModU32;
+  lanesOf(io, [&](int l) {
+    const std::uint32_t x = io.v(a, oa, l), y = io.v(b, ob, l);
+    std::uint32_t diff;
+    if (u32) diff = x > y ? x - y : y - x;
+    else {
+      const std::int64_t t = std::int64_t{static_cast<std::int32_t>(x)} - static_cast<std::int32_t>(y);
+      diff = static_cast<std::uint32_t>(t < 0 ? -t : t);
+    }
+    d[l] = diff + io.v(cc, oc, l);
+  });
+}
+
 // PRMT Rd, a, selector, b: byte i of the result is byte (sel nibble i & 7) of b:a, or that
 // byte's sign replicated when the nibble's bit 3 is set.
 template <bool U>
@@ -754,6 +786,10 @@ std::uint32_t bopOf(const sass::Instruction& ir) {
 void decodeMov(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext&) {
   sassDestination(in.op[0]);
   in.fn = isUniform(ir) ? &mov<true> : &mov<false>;
+  if (ir.hasModifier("64")) {
+    if (in.op[0].row >= kSassSinkRow) in.op[0].row = kSassSinkRow;
+    in.fn = isUniform(ir) ? &mov64<true> : &mov64<false>;
+  }
 }
 void decodeS2r(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   sassDestination(in.op[0]);
@@ -922,6 +958,14 @@ void decodePrmt(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
   sassDestination(in.op[0]);
   in.fn = isUniform(ir) ? &prmt<true> : &prmt<false>;
 }
+void decodeVabsdiff(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (in.nops != 4) sassDecodeError(ir, ctx, "unexpected operands of");
+  for (const auto& m : ir.modifiers)
+    if (m != "U32" && m != "S32") sassDecodeError(ir, ctx, "unsupported modifier in");
+  sassDestination(in.op[0]);
+  if (ir.hasModifier("U32")) in.mods |= kModU32;
+  in.fn = isUniform(ir) ? &vabsdiff<true> : &vabsdiff<false>;
+}
 void decodeBmsk(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 3) sassDecodeError(ir, ctx, "unexpected operands of");
   sassDestination(in.op[0]);
@@ -994,6 +1038,7 @@ void registerIntegerHandlers(SassHandlerTable& t) {
   for (const char* op : {"BREV", "UBREV"}) t.add(op, &decodeUnary<3>);
   for (const char* op : {"PRMT", "UPRMT"}) t.add(op, &decodePrmt);
   for (const char* op : {"BMSK", "UBMSK"}) t.add(op, &decodeBmsk);
+  t.add("VABSDIFF", &decodeVabsdiff);
   for (const char* op : {"SGXT", "USGXT"}) t.add(op, &decodeSgxt);
   t.add("P2R", &decodeP2r);
   t.add("R2P", &decodeR2p);

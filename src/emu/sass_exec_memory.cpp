@@ -24,7 +24,7 @@ using Space = SassBlockRunner::Space;
 constexpr std::uint32_t kModSigned = 1, kModUr64 = 2;
 
 // aux: bytes per lane (1, 2, 4, 8, 16); aux2: the space; mods: sign extension, UR pair.
-std::uint64_t laneAddress(const SassCtx& c, const Opnd& m, int l, bool wide, bool ur64) {
+inline std::uint64_t laneAddress(const SassCtx& c, const Opnd& m, int l, bool wide, bool ur64) {
   std::uint64_t a = 0;
   if (m.row != kSassZeroRow) {
     a = m.base64 ? (c.w.r[m.row][l] | (std::uint64_t{c.w.r[m.row + 1][l]} << 32)) : c.w.r[m.row][l];
@@ -44,6 +44,42 @@ std::uint64_t laneAddress(const SassCtx& c, const Opnd& m, int l, bool wide, boo
 Space spaceOf(std::uint32_t v) { return static_cast<Space>(v); }
 bool isWide(Space s) { return s == Space::Global || s == Space::Generic; }
 
+// Host pointer of an access: the fast path checks the block's shared window or the allocation the
+// previous lane used (overflow-proof: address < size and bytes <= size - address, alignment);
+// anything else goes through SassBlockRunner::resolve, which finds the space or reports the fault.
+struct Resolver {
+  SassCtx& c;
+  Space space;
+  std::uint32_t bytes;
+  bool write;
+  std::byte* sharedBase = nullptr;
+  std::uint64_t sharedSize = 0;
+  const Allocation* last = nullptr;
+  Resolver(SassCtx& ctx, Space s, std::uint32_t n, bool w) : c(ctx), space(s), bytes(n), write(w) {
+    if (space == Space::Shared) {
+      sharedBase = c.block.sharedData();
+      sharedSize = c.block.sharedSize();
+    }
+  }
+  std::byte* operator()(int l, std::uint64_t at) {
+    if ((at & (bytes - 1)) == 0) {
+      if (space == Space::Shared) {
+        if (at < sharedSize && bytes <= sharedSize - at) return sharedBase + at;
+      } else if (space == Space::Global || space == Space::Generic) {
+        if (last && at >= last->base && at - last->base < last->size && bytes <= last->size - (at - last->base))
+          return const_cast<std::byte*>(last->data.data()) + (at - last->base);
+        if (const Allocation* a = c.block.context().global->find(at)) {
+          if (bytes <= a->size - (at - a->base)) {
+            last = a;
+            return const_cast<std::byte*>(a->data.data()) + (at - a->base);
+          }
+        }
+      }
+    }
+    return c.block.resolve(c.w, l, c.in, space, at, bytes, write);
+  }
+};
+
 void load(SassCtx& c) {
   const SassInstr& in = c.in;
   const Opnd& d = in.op[0];
@@ -52,10 +88,11 @@ void load(SassCtx& c) {
   const Space space = spaceOf(in.aux2);
   const bool wide = isWide(space);
   const bool ur64 = in.mods & kModUr64;
+  Resolver resolve(c, space, bytes, false);
   forEachSassLane(c.exec, [&](int l) {
     const std::uint64_t at = laneAddress(c, m, l, wide, ur64);
     if (c.addresses) c.addresses[l] = at;
-    const std::byte* p = c.block.resolve(c.w, l, in, space, at, bytes, false);
+    const std::byte* p = resolve(l, at);
     if (bytes < 4) {
       std::uint32_t v = 0;
       std::memcpy(&v, p, bytes);
@@ -69,6 +106,28 @@ void load(SassCtx& c) {
   });
 }
 
+// LDS of 4, 8 or 16 bytes: the hot loads of tiled kernels, specialised (32-bit shared address,
+// inline window check; faults still go through resolve()).
+template <std::uint32_t Bytes>
+void loadShared(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const Opnd& d = in.op[0];
+  const Opnd& m = in.op[1];
+  const std::uint32_t* base = c.w.r[m.row];
+  const std::uint32_t scale = m.imm;
+  const std::uint32_t add = c.w.ur[m.uniformRow] + static_cast<std::uint32_t>(m.imm64);
+  std::byte* shared = c.block.sharedData();
+  const std::uint64_t size = c.block.sharedSize();
+  forEachSassLane(c.exec, [&](int l) {
+    const std::uint32_t at = base[l] * scale + add;
+    if (c.addresses) c.addresses[l] = at;
+    const std::byte* p = ((at & (Bytes - 1)) == 0 && at < size && Bytes <= size - at)
+                             ? shared + at
+                             : c.block.resolve(c.w, l, in, Space::Shared, at, Bytes, false);
+    for (std::uint32_t k = 0; k < Bytes / 4; ++k) std::memcpy(&c.w.r[d.row + k][l], p + 4 * k, 4);
+  });
+}
+
 void store(SassCtx& c) {
   const SassInstr& in = c.in;
   const Opnd& m = in.op[0];
@@ -77,10 +136,11 @@ void store(SassCtx& c) {
   const Space space = spaceOf(in.aux2);
   const bool wide = isWide(space);
   const bool ur64 = in.mods & kModUr64;
+  Resolver resolve(c, space, bytes, true);
   forEachSassLane(c.exec, [&](int l) {
     const std::uint64_t at = laneAddress(c, m, l, wide, ur64);
     if (c.addresses) c.addresses[l] = at;
-    std::byte* p = c.block.resolve(c.w, l, in, space, at, bytes, true);
+    std::byte* p = resolve(l, at);
     std::uint32_t words[4];
     for (std::uint32_t k = 0; k < (bytes + 3) / 4; ++k)
       words[k] = v.kind == OpndKind::UReg ? c.w.ur[v.row + k] : v.kind == OpndKind::Reg ? c.w.r[v.row + k][l] : v.imm;
@@ -239,6 +299,11 @@ void decodeLoad(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
   extendedAddress(in, ir);
   in.memory = true;
   in.fn = &load;
+  if (spaceOfOpcode(ir.opcode) == Space::Shared && !usesUniformPair(ir)) {
+    if (in.aux == 4) in.fn = &loadShared<4>;
+    if (in.aux == 8) in.fn = &loadShared<8>;
+    if (in.aux == 16) in.fn = &loadShared<16>;
+  }
 }
 
 void decodeStore(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {

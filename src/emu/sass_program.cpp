@@ -275,8 +275,13 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
       if ((ins.opcode == "IADD3" || ins.opcode == "VIADD" || ins.opcode == "IADD") && ins.operands.size() >= 3 &&
           ins.operands[0].kind == sass::OperandKind::Register && ins.operands[0].index == 1)
         for (const auto& o : ins.operands)
-          if (o.kind == sass::OperandKind::Immediate && o.value < 0 && o.value > -(1 << 24))
-            frames += static_cast<std::uint32_t>(-o.value);
+          if (o.kind == sass::OperandKind::Immediate) {
+            // nvdisasm prints the decrement as -0x20 or as 0xffffffe0.
+            const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(o.value));
+            if (v < 0 && v > -(1 << 24)) frames += static_cast<std::uint32_t>(-v);
+          }
+      in.uniformOnce = (ins.opcode.size() > 1 && ins.opcode[0] == 'U') ||
+                       ins.opcode == "LDCU" || ins.opcode == "S2UR";
       try {
         if (unknownLabel) sassDecodeError(ins, ctx, "a branch target that is not in the kernel's section:");
         const SassDecoder decoder = table.find(ins.opcode);

@@ -147,8 +147,10 @@ class Emulator {
   // becomes sass::describeKernel's (pc = index in the kernel's code section). Throws teg::Error
   // when the SASS has no such kernel or the architecture is unknown; an instruction the SASS
   // emulator cannot run stops run() with an error naming it, its source line and the
-  // architecture. `sass` must outlive the emulator.
-  void selectSass(const sass::Module& sass, int smVersion);
+  // architecture. `sass` must outlive the emulator. `cubin` (the ELF the SASS was disassembled
+  // from) supplies the compiler's constant bank c[0x2] (".nv.constant2.<kernel>", used on
+  // sm_75..sm_89 for constants ptxas folds out of the code); without it that bank reads zeros.
+  void selectSass(const sass::Module& sass, int smVersion, std::string_view cubin = {});
   // The architecture selectSass chose (e.g. 86), 0 while the PTX runs.
   [[nodiscard]] int sassVersion() const;
 

@@ -69,7 +69,7 @@ TEST_P(SassArch, ConstantBankLayoutReadsBackTheLaunch) {
   l.dynamicSmem = threads * 4;
   l.args = {buffer("out", ScalarType::I32, 16ull * threads * blocks), i32("a", a)};
   Emulator e(c.ptx, l);
-  e.selectSass(c.sass, c.smVersion);
+  e.selectSass(c.sass, c.smVersion, c.cubin);
   e.run();
   const auto out = contents<std::int32_t>(e, "out");
   for (int b = 0; b < blocks; ++b)
@@ -146,7 +146,7 @@ TEST_P(SassArch, IntegerOperationsMatchTheirDefinitions) {
   l.args = {buffer("in", ScalarType::U32, 3 * kThreads, RandomInit{7, 0, 4294967295.0}),
             buffer("out", ScalarType::U32, 16 * kThreads), buffer("out64", ScalarType::U64, 4 * kThreads)};
   Emulator e(c.ptx, l);
-  e.selectSass(c.sass, c.smVersion);
+  e.selectSass(c.sass, c.smVersion, c.cubin);
   e.run();
   const auto in = contents<std::uint32_t>(e, "in");
   const auto out = contents<std::uint32_t>(e, "out");
@@ -221,7 +221,7 @@ TEST_P(SassArch, WarpOperationsAndAtomicsMatchTheirDefinitions) {
   l.args = {buffer("in", ScalarType::U32, kThreads, RandomInit{11, 0, 4294967295.0}),
             buffer("out", ScalarType::U32, 8 * kThreads), buffer("counters", ScalarType::U32, 16)};
   Emulator e(c.ptx, l);
-  e.selectSass(c.sass, c.smVersion);
+  e.selectSass(c.sass, c.smVersion, c.cubin);
   e.run();
   const auto in = contents<std::uint32_t>(e, "in");
   const auto out = contents<std::uint32_t>(e, "out");
@@ -302,7 +302,7 @@ TEST_P(SassArch, DivergentControlFlowCallsAndEarlyExitsMatchTheirDefinitions) {
   l.block = {kThreads, 1, 1};
   l.args = {buffer("in", ScalarType::I32, kThreads, RandomInit{5, -200, 100000}), buffer("out", ScalarType::I32, kThreads)};
   Emulator e(c.ptx, l);
-  e.selectSass(c.sass, c.smVersion);
+  e.selectSass(c.sass, c.smVersion, c.cubin);
   e.run();
   const auto in = contents<std::int32_t>(e, "in");
   const auto out = contents<std::int32_t>(e, "out");

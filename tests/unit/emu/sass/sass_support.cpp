@@ -44,6 +44,7 @@ const Compiled& compile(const std::string& cuPath, const std::string& arch, cons
     const std::string stem = std::filesystem::path(cuPath).stem().string();
     c->ptx = ptx::parseModule(r.ptx, stem + "." + arch + ".ptx");
     c->sass = sass::parseDisassembly(toolchain::disassembleCubin(r.cubin), stem + "." + arch + ".sass");
+    c->cubin = r.cubin;
     c->smVersion = std::stoi(arch.substr(3));
     slot = std::move(c);
   }

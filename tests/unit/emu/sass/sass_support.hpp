@@ -17,6 +17,7 @@ inline const char* const kArchs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"
 struct Compiled {
   ptx::Module ptx;
   sass::Module sass;
+  std::string cubin;
   int smVersion = 0;
 };
 
