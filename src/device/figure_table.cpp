@@ -17,6 +17,8 @@ template <auto Member>
 void setInt(Device& d, const std::string&, const json& v) {
   d.*Member = v.get<int>();
 }
+// A figure only its provenance entry carries (Device::figures); the kind check still applies.
+void keepInProvenanceOnly(Device&, const std::string&, const json&) {}
 template <auto Section, auto Member>
 void setSectionInt(Device& d, const std::string&, const json& v) {
   (d.*Section).*Member = v.get<int>();
@@ -172,6 +174,9 @@ std::vector<FigureSpec> buildSpecs() {
        setSectionLong<&Device::memory, &Memory::l1BytesPerSm>},
       {"memory.l1_line_bytes", K::PositiveInt, G::Memory, R::Always,
        setSectionInt<&Device::memory, &Memory::l1LineBytes>},
+      // Read from Device::figures by the timing model (src/timing/config.cpp): a field of its own
+      // in device.hpp would rebuild every user of the header for one figure only it reads.
+      {"memory.l1_sets", K::PositiveInt, G::Memory, R::No, keepInProvenanceOnly},
       {"memory.l2_line_bytes", K::PositiveInt, G::Memory, R::Always,
        setSectionInt<&Device::memory, &Memory::l2LineBytes>},
       {"memory.sector_bytes", K::PositiveInt, G::Memory, R::Always,

@@ -167,6 +167,7 @@ DeviceAudit auditTimingFigures(const Device& d, const device::DeviceDatabase& db
       a.entries.push_back(fallback("far L2 latency", "-", "no latency.l2_far: every L2 hit takes the near latency"));
   }
   add("sustained DRAM bandwidth", "memory.dram_sustained_gbs");
+  if (figureOf(d, "memory.l1_sets") != nullptr) add("L1 sets", "memory.l1_sets");
 
   // Every other timing.* figure the device carries (L2 bandwidth, block launch, same-warp
   // intervals, what later mechanisms add), in file order.

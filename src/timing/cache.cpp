@@ -15,7 +15,28 @@ SectoredCache::SectoredCache(long long bytes, int lineBytes, int sectorBytes, in
   }
   const auto allWays = sets_ * static_cast<std::uint64_t>(ways_);
   tags_.assign(allWays, ~std::uint64_t{0});
-  lastUse_.assign(allWays, 0);
+  // Each set's list from its last way (most recent) to its first (least recent): the first misses
+  // fill ways 0, 1, ... in order.
+  newer_.assign(allWays, kNone);
+  older_.assign(allWays, kNone);
+  mru_.assign(sets_, 0);
+  lru_.assign(sets_, 0);
+  const auto setWays = static_cast<std::uint64_t>(ways_);
+  for (std::uint64_t s = 0; s < sets_; ++s) {
+    const auto first = static_cast<std::uint32_t>(s * setWays);
+    const auto last = static_cast<std::uint32_t>(first + setWays - 1);
+    mru_[s] = last;
+    lru_[s] = first;
+    for (std::uint32_t w = first; w <= last; ++w) {
+      newer_[w] = w == last ? kNone : w + 1;
+      older_[w] = w == first ? kNone : w - 1;
+    }
+  }
+  if (ways_ > kScanWays) {
+    const int bits = static_cast<int>(std::bit_width(allWays * 2 - 1));  // at most half full
+    index_.assign(std::size_t{1} << bits, kNone);
+    indexShift_ = 64 - bits;
+  }
   sectorMasks_.assign(allWays, 0);
   dirtyMasks_.assign(allWays, 0);
   dirtyCounts_.assign(allWays, 0);
@@ -40,20 +61,71 @@ std::uint64_t SectoredCache::setOf(std::uint64_t line) const {
   return setsArePowerOfTwo_ ? folded & (sets_ - 1) : folded % sets_;
 }
 
+void SectoredCache::moveToFront(std::size_t way) {
+  const auto w = static_cast<std::uint32_t>(way);
+  const std::uint32_t newer = newer_[w], older = older_[w];  // newer != kNone: w is not the head
+  older_[newer] = older;
+  if (older != kNone) newer_[older] = newer; else lru_[lastSet_] = newer;
+  newer_[w] = kNone;
+  older_[w] = mru_[lastSet_];
+  newer_[mru_[lastSet_]] = w;
+  mru_[lastSet_] = w;
+}
+
+std::size_t SectoredCache::findIndexed(std::uint64_t line) const {
+  const std::size_t mask = index_.size() - 1;
+  for (std::size_t i = homeOf(line);; i = (i + 1) & mask) {
+    const std::uint32_t w = index_[i];
+    if (w == kNone || tags_[w] == line) return w;
+  }
+}
+
+void SectoredCache::insertIndexed(std::size_t way) {
+  const std::size_t mask = index_.size() - 1;
+  std::size_t i = homeOf(tags_[way]);
+  while (index_[i] != kNone) i = (i + 1) & mask;
+  index_[i] = static_cast<std::uint32_t>(way);
+}
+
+// Linear probing's deletion without tombstones: later entries of the probe run move back into
+// the hole unless their home lies cyclically in (hole, their slot].
+void SectoredCache::eraseIndexed(std::size_t way) {
+  const std::size_t mask = index_.size() - 1;
+  std::size_t hole = homeOf(tags_[way]);
+  while (index_[hole] != way) hole = (hole + 1) & mask;
+  for (std::size_t j = (hole + 1) & mask; index_[j] != kNone; j = (j + 1) & mask) {
+    const std::size_t home = homeOf(tags_[index_[j]]);
+    const bool homeInRun = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (homeInRun) continue;
+    index_[hole] = index_[j];
+    hole = j;
+  }
+  index_[hole] = kNone;
+}
+
 bool SectoredCache::lookUp(std::uint64_t line, std::uint32_t bit) {
   const std::uint64_t set = setOf(line);
-  const std::size_t first = static_cast<std::size_t>(set * static_cast<std::uint64_t>(ways_));
-  const std::size_t end = first + static_cast<std::size_t>(ways_);
-  // One pass finds the line or, for a miss, the least recently used way (the first of equals).
-  std::size_t victim = first;
-  for (std::size_t w = first; w < end; ++w) {
-    if (tags_[w] == line) return touch(w, bit);
-    if (lastUse_[w] < lastUse_[victim]) victim = w;
+  lastSet_ = static_cast<std::size_t>(set);
+  if (!index_.empty()) {
+    if (const std::size_t w = findIndexed(line); w != kNone) return touch(w, bit);
+  } else {
+    const std::size_t first = static_cast<std::size_t>(set * static_cast<std::uint64_t>(ways_));
+    const std::size_t end = first + static_cast<std::size_t>(ways_);
+    for (std::size_t w = first; w < end; ++w)
+      if (tags_[w] == line) return touch(w, bit);
+  }
+  // A miss: the least recently used way of the set takes the line.
+  const std::size_t victim = lru_[lastSet_];
+  if (!index_.empty()) {
+    if (tags_[victim] != ~std::uint64_t{0}) eraseIndexed(victim);
+    tags_[victim] = line;
+    insertIndexed(victim);
+  } else {
+    tags_[victim] = line;
   }
   evictedDirty_ = dirtyCounts_[victim];
-  tags_[victim] = line;
+  if (mru_[lastSet_] != victim) moveToFront(victim);
   lastWay_ = victim;
-  lastUse_[victim] = clock_;
   sectorMasks_[victim] = bit;
   dirtyMasks_[victim] = 0;
   dirtyCounts_[victim] = 0;

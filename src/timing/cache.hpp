@@ -1,7 +1,9 @@
 // A sectored, set-associative cache with LRU replacement: lines of `lineBytes` made of
 // `sectorBytes` sectors, filled a sector at a time (as NVIDIA's L1 and L2 are, CUDA guide
 // "Global Memory" for cc >= 5.x; Jia et al. 2019 ch. 3). It tracks tags and which sectors were
-// written (dirty), never data.
+// written (dirty), never data. Each set keeps its ways in recency order (a list), so that a miss
+// finds its victim at once; a cache of many ways (the unified L1: 4 sets of up to 320 ways, see
+// config.cpp) also finds a line through a hash index instead of scanning its set.
 #pragma once
 
 #include <algorithm>
@@ -23,7 +25,6 @@ class SectoredCache {
     const std::uint64_t line = sectorShift_ >= 0 ? sector >> sectorShift_ : sector / perLine;
     const auto index = static_cast<std::uint32_t>(sectorShift_ >= 0 ? sector & (perLine - 1) : sector % perLine);
     const std::uint32_t bit = 1u << index;
-    ++clock_;
     lastBit_ = bit;
     lastIndex_ = index;
     evictedDirty_ = 0;
@@ -67,7 +68,7 @@ class SectoredCache {
 
  private:
   bool touch(std::size_t way, std::uint32_t bit) {
-    lastUse_[way] = clock_;
+    if (mru_[lastSet_] != way) moveToFront(way);
     lastWay_ = way;
     const bool hit = (sectorMasks_[way] & bit) != 0;
     sectorMasks_[way] |= bit;  // a sector just allocated has no pending bit (a write needs none)
@@ -83,6 +84,15 @@ class SectoredCache {
   bool lookUp(std::uint64_t line, std::uint32_t bit);
   // The set a line maps to (hashed; see cache.cpp).
   [[nodiscard]] std::uint64_t setOf(std::uint64_t line) const;
+  // The recency list of set lastSet_: `way` becomes its most recently used.
+  void moveToFront(std::size_t way);
+  // The hash index of caches with many ways (line -> way; open addressing, linear probing).
+  [[nodiscard]] std::size_t homeOf(std::uint64_t line) const {
+    return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ull) >> indexShift_);
+  }
+  [[nodiscard]] std::size_t findIndexed(std::uint64_t line) const;
+  void insertIndexed(std::size_t way);
+  void eraseIndexed(std::size_t way);
 
   std::uint64_t sets_ = 0;
   bool setsArePowerOfTwo_ = false;  // the set index is then a mask, not a division
@@ -91,14 +101,22 @@ class SectoredCache {
   int sectorsPerLine_ = 1;
   int sectorShift_ = -1;  // log2(sectorsPerLine_) when a power of two (the usual 4), else -1
   int pendingShift_ = 16;  // where a mask's pending bits start (0: none, lines of > 16 sectors)
-  std::uint64_t clock_ = 0;
   std::size_t lastWay_ = 0;  // the way of the last access
+  std::size_t lastSet_ = 0;  // the set of the last access
   std::uint32_t lastBit_ = 0;  // the sector's bit in its line's masks, of the last access
   std::uint32_t lastIndex_ = 0;  // the sector's index in its line, of the last access
   int evictedDirty_ = 0;
   // Per way (set-major), kept apart so that the tag search touches only the tags.
   std::vector<std::uint64_t> tags_;
-  std::vector<std::uint64_t> lastUse_;
+  // Recency: per way its neighbours in its set's list (global way numbers, kNone at the ends),
+  // per set its most and least recently used way.
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> newer_, older_;
+  std::vector<std::uint32_t> mru_, lru_;
+  // The hash index (empty unless the sets have more than kScanWays ways): way numbers, kNone free.
+  static constexpr int kScanWays = 32;
+  std::vector<std::uint32_t> index_;
+  int indexShift_ = 64;
   std::vector<std::uint32_t> sectorMasks_;
   std::vector<std::uint32_t> dirtyMasks_;
   // Per way and sector (way-major): when the sector's fill arrives (see lastFillTime).

@@ -16,6 +16,14 @@ using device::Device;
 
 std::string cycles(double v) { return fmt::format("{:g} cycles", v); }
 
+// memory.l1_sets (kept in the provenance list only; the loader has checked it is a positive
+// integer), 0 where the device has none.
+int l1SetsOf(const Device& d) {
+  for (const auto& f : d.figures)
+    if (f.key == "memory.l1_sets") return std::stoi(f.value);
+  return 0;
+}
+
 // A measured memory latency of this product (plain key, e.g. "latency.l2"), else the generation's
 // default (timing.<level>_latency), else an error naming both keys.
 double memoryLatency(const Device& d, const std::string& level, double generic, const std::string& label,
@@ -174,10 +182,23 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
                    c.l1CachesGlobalLoads ? "cached in it" : "not cached in it (only .ca/.nc loads are)"),
        l1SeparateFromShared ? "memory.l1_bytes_per_sm (separate from shared memory on cc 5.x/6.x); timing.l1_caches_global"
                             : "memory.l1_bytes_per_sm minus the shared-memory carve-out; timing.l1_caches_global"});
-  c.provenance.push_back({"cache associativity", fmt::format("L1 {}-way, L2 {}-way, LRU; set index hashed", c.l1Ways, c.l2Ways),
-                          "assumption: NVIDIA does not publish it; defaults of TimingConfig. The index folds higher line "
-                          "bits in, as power-of-two strides do not thrash the GPU's caches (Accel-Sim: a 4-set L1, an "
-                          "IPOLY-hashed L2)"});
+  // The unified L1 is a few sets of many ways (Accel-Sim's validated configurations: 4 sets whose
+  // ways grow with the L1 the carve-out leaves). Its associativity shapes the capacity step of a
+  // pointer chase: with LRU over 4 sets of 256 ways, a random cycle just over the L1's size still
+  // hits on most lines (each 128-byte line holds two 64-byte-apart pointers visited at random
+  // times, so a line survives when both gaps between its visits are short), as gpu-benches
+  // measures on V100 and A100 (pchase-curve suites); 4-way sets miss at once.
+  const int l1Sets = l1SetsOf(d);
+  const bool l1SetsKnown = !l1SeparateFromShared && l1Sets > 0 && c.l1Bytes > 0;
+  if (l1SetsKnown) c.l1Ways = static_cast<int>(std::max<long long>(1, c.l1Bytes / c.lineBytes / l1Sets));
+  c.provenance.push_back(
+      {"cache associativity",
+       fmt::format("L1 {}-way{}, L2 {}-way, LRU; set index hashed", c.l1Ways,
+                   l1SetsKnown ? fmt::format(" ({} sets)", l1Sets) : std::string(), c.l2Ways),
+       fmt::format("{}; L2 ways: assumption (NVIDIA does not publish it), TimingConfig's default. The index folds "
+                   "higher line bits in, as power-of-two strides do not thrash the GPU's caches (Accel-Sim: an "
+                   "IPOLY-hashed L2)",
+                   l1SetsKnown ? "L1: memory.l1_sets, ways = L1 lines / sets" : "L1 ways: assumption, TimingConfig's default")});
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
   c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
                           "model: the simulated SM holds its share of memory.l2_bytes; what other SMs bring in: see 'L2 shared with other SMs'"});

@@ -2,9 +2,8 @@
 // errors that name the file and the field. No nvcc needed: nothing is predicted here.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -59,23 +58,35 @@ TEST(ValidationSuite, CsvRowsAreTheMatchingLinesOfTheCsv) {
 
 TEST(ValidationSuite, CsvColumnsSetArgumentsAndAtMostFiltersRows) {
   const auto suite = loadValidationSuite(kData + "/suites/pchase-curve-v100.json");
-  // Counted independently: the CSV's V100 lines with footprint_kb <= 80000.
+  // Counted independently: the CSV's V100 lines with footprint_kb <= 80000
+  // (gpu,footprint_kb,segments,cycles_per_load,...).
   std::ifstream csv(kData + "/pointer_chase_curves.csv");
   std::string line;
-  std::vector<std::pair<double, double>> expected;  // footprint_kb, cycles_per_load
+  struct Point {
+    double kb, segments, cycles;
+  };
+  std::vector<Point> expected;
   while (std::getline(csv, line))
     if (line.rfind("V100,", 0) == 0) {
-      const auto a = line.find(',', 5), b = line.find(',', a + 1);
+      const auto a = line.find(',', 5), b = line.find(',', a + 1), c = line.find(',', b + 1);
       const double kb = std::stod(line.substr(5, a - 5));
-      if (kb <= 80000) expected.emplace_back(kb, std::stod(line.substr(a + 1, b - a - 1)));
+      if (kb <= 80000)
+        expected.push_back({kb, std::stod(line.substr(a + 1, b - a - 1)), std::stod(line.substr(b + 1, c - b - 1))});
     }
   ASSERT_EQ(suite.rows.size(), expected.size());
   ASSERT_EQ(expected.size(), 94u);  // 100 V100 points, 6 of them at 125-1529 MB
+  // gpu-latency/main.cu's LENs: from 16, LEN = LEN * 1.1 + 16 (truncated to an integer); it prints
+  // LEN x 64 bytes / 1024 rounded down as the footprint. Each row's segments is the LEN it printed.
+  std::vector<long long> lens;
+  for (long long len = 16; len * 64 / 1024 <= 80000; len = static_cast<long long>(static_cast<double>(len) * 1.1 + 16))
+    lens.push_back(len);
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(suite.rows[i].measured, expected[i].second);
-    // The buffer: footprint_kb x 1024 bytes = x 128 u64; its pointers 64 bytes apart: x 16.
-    EXPECT_EQ(suite.rows[i].scalars.at("buf"), expected[i].first * 128);
-    EXPECT_EQ(suite.rows[i].scalars.at("len"), expected[i].first * 16);
+    EXPECT_EQ(suite.rows[i].measured, expected[i].cycles);
+    EXPECT_EQ(std::count(lens.begin(), lens.end(), static_cast<long long>(expected[i].segments)), 1) << expected[i].kb;
+    EXPECT_EQ(std::floor(expected[i].segments * 64 / 1024), expected[i].kb);
+    // The buffer: one 8-byte pointer per 64-byte segment, so segments x 8 u64; the cycle's length.
+    EXPECT_EQ(suite.rows[i].scalars.at("buf"), expected[i].segments * 8);
+    EXPECT_EQ(suite.rows[i].scalars.at("len"), expected[i].segments);
     EXPECT_EQ(suite.rows[i].scalars.at("steps"), 4096);  // row_defaults
   }
   EXPECT_EQ(suite.deviceFigures, "gpubenches_pchase");

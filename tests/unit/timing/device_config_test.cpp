@@ -24,6 +24,18 @@ TimingConfig gtx280() { return timingConfigFor(database().find("gtx280"), 16 * 1
 
 // Wong et al. 2010 (GTX 280): r1 = r1 * r2 in 32 bits is four native instructions with 96 cycles
 // of latency; one warp running a dependent chain of them takes 96 cycles per multiply.
+// The unified L1's associativity follows from memory.l1_sets (4) and the L1 the carve-out leaves,
+// 128-byte lines: V100 without shared memory 128 KiB = 1024 lines = 4 x 256 ways; A100 with the
+// 32 KiB carve-out of 32 blocks' reserved shared memory 160 KiB = 4 x 320; T4 with 32 KiB of its
+// 96 KiB shared 64 KiB = 4 x 128. The P100's L1 is apart from shared memory and has no l1_sets:
+// it keeps TimingConfig's 4 ways.
+TEST(DeviceConfig, TheUnifiedL1HasFourSetsOfTheWaysItsCarveOutLeaves) {
+  EXPECT_EQ(timingConfigFor(database().find("tesla-v100-pcie-16gb"), 0).l1Ways, 256);
+  EXPECT_EQ(timingConfigFor(database().find("a100-sxm4-40gb"), 32 * 1024).l1Ways, 320);
+  EXPECT_EQ(timingConfigFor(database().find("tesla-t4"), 32 * 1024).l1Ways, 128);
+  EXPECT_EQ(timingConfigFor(database().find("tesla-p100-sxm2-16gb"), 0).l1Ways, 4);
+}
+
 TEST(DeviceConfig, Gt200DependentIntegerMultiplyChainTakes96CyclesEach) {
   const auto kernel = kernelOf({alu({1}, {1, 2}, InstructionClass::IntMul)}, 1, 32);
   const auto r = runSynthetic(gtx280(), {}, kernel, [](auto, auto) { return repeat(0, 50); });
