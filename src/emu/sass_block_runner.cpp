@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -75,7 +76,9 @@ void SassBlockRunner::initWarps() {
     warps_.clear();
     for (std::uint32_t i = 0; i < nWarps; ++i) {
       warps_.push_back(std::make_unique<SassWarp>());
-      std::memset(warps_.back().get(), 0, sizeof(SassWarp));
+      // Register files start zeroed (the arrays have no initialiser: the warp is large and hot).
+      static_assert(std::is_trivially_copyable_v<SassWarp>);
+      std::memset(static_cast<void*>(warps_.back().get()), 0, sizeof(SassWarp));
     }
     runtime_.assign(nWarps, {});
   }

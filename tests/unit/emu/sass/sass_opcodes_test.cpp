@@ -249,7 +249,9 @@ TEST_P(SassArch, WarpOperationsAndAtomicsMatchTheirDefinitions) {
     EXPECT_EQ(o[6], match);
     // Lane 0 sees the whole warp's sum; the others partial sums of the tree (checked on lane 0).
     for (int l = 0; l < 32; ++l) sumAll += at(l) & 0xffu;
-    if (lane == 0) EXPECT_EQ(o[7], sumAll);
+    if (lane == 0) {
+      EXPECT_EQ(o[7], sumAll);
+    }
     if (in[t] & 1u) add += in[t] & 0xffffu;
     else mx = std::max(mx, in[t]);
     x ^= in[t];

@@ -86,8 +86,11 @@ TEST_P(SassCorpus, EveryArchitectureDisassemblesAndParses) {
       const trace::KernelInfo info = sass::describeKernel(m, *f);
       for (const auto& si : info.instructions) {
         EXPECT_NE(si.kind, trace::InstrKind::Unmodelled) << si.text;
-        for (std::uint32_t r : si.defs)
-          if (r < sass::kUniformRegisterBase) EXPECT_LT(r, static_cast<std::uint32_t>(k.registers)) << si.text;
+        for (std::uint32_t r : si.defs) {
+          if (r < sass::kUniformRegisterBase) {
+            EXPECT_LT(r, static_cast<std::uint32_t>(k.registers)) << si.text;
+          }
+        }
       }
     }
     for (const auto& f : m.functions) {
