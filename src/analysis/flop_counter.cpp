@@ -22,13 +22,31 @@ LaneFlops laneFlopsOf(const std::string& instructionText) {
   return {};
 }
 
+LaneFlops laneFlopsOfSass(const std::string& instructionText) {
+  std::string text = instructionText;
+  if (!text.empty() && text[0] == '@') text = text.substr(std::min(text.size(), text.find(' ') + 1));
+  const std::string mnemonic = text.substr(0, text.find(' '));
+  const std::string op = mnemonic.substr(0, mnemonic.find('.'));
+  using P = LaneFlops::Precision;
+  if (op == "FADD" || op == "FMUL" || op == "FADD32I" || op == "FMUL32I") return {1, P::Fp32};
+  if (op == "FFMA" || op == "FFMA32I") return {2, P::Fp32};
+  if (op == "DADD" || op == "DMUL") return {1, P::Fp64};
+  if (op == "DFMA") return {2, P::Fp64};
+  const bool toFloat = mnemonic.find(".F32") != std::string::npos;
+  if ((op == "HADD2" || op == "HMUL2") && !toFloat) return {2, P::Fp16};
+  // HFMA2 -RZ, RZ, constant is ptxas's way to move a constant, not arithmetic.
+  if (op == "HFMA2" && !toFloat && text.find("-RZ, RZ,") == std::string::npos) return {4, P::Fp16};
+  return {};
+}
+
 FlopCounter::FlopCounter(std::vector<std::uint64_t> blocks) : blocks_(std::move(blocks)) {
   std::sort(blocks_.begin(), blocks_.end());
 }
 
 void FlopCounter::beginKernel(const trace::KernelInfo& kernel) {
   perPc_.clear();
-  for (const auto& s : kernel.instructions) perPc_.push_back(laneFlopsOf(s.text));
+  for (const auto& s : kernel.instructions)
+    perPc_.push_back(kernel.isa == trace::Isa::Sass ? laneFlopsOfSass(s.text) : laneFlopsOf(s.text));
 }
 
 void FlopCounter::beginBlock(std::uint32_t block) {

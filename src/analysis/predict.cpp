@@ -159,6 +159,18 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
                                                  sequences, gpu.cc.code(), !base.sequences.empty());
       !row.parameter.empty())
     p.result.assumptions.push_back(std::move(row));
+  if (p.isa.isa == trace::Isa::Sass) {
+    // The PTX path's guesses at ptxas are not applied to SASS (the engine skips them): the rows
+    // that describe them would mislead.
+    std::erase_if(p.result.assumptions, [](const timing::Provenance& row) {
+      return row.parameter == "instruction order" || row.parameter == "fma contraction" ||
+             row.parameter == "software sequences";
+    });
+    p.result.assumptions.push_back({"instruction order",
+                                    "ptxas's SASS as it is: its schedule, stall counts and dependency barriers",
+                                    "the control word of each instruction (Jia et al. 2018, arXiv:1804.06826); "
+                                    "no load hoisting, FMA contraction or software sequences added"});
+  }
   p.result.assumptions.push_back({"not modelled",
                                   "instruction cache, constant-cache misses, the texture unit's own pipeline (fetches "
                                   "time as L1 loads), tensor cores, DRAM pages and partition camping, L2 slices, clock "

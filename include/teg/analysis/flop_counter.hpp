@@ -22,6 +22,11 @@ struct LaneFlops {
   enum class Precision : std::uint8_t { None, Fp16, Fp32, Fp64 } precision = Precision::None;
 };
 LaneFlops laneFlopsOf(const std::string& instructionText);
+// The same for a SASS instruction text ("FFMA R4, R2, R3, R4" 2, "HFMA2" 4 halves' worth, "DADD"
+// 1 in fp64). HADD2.F32 / HMUL2.F32 are ptxas's half-to-float conversions and HFMA2 -RZ, RZ, c
+// its constant moves: they count nothing;
+// uniform-datapath forms (UFFMA ...) run once per warp, not per lane, and are not counted.
+LaneFlops laneFlopsOfSass(const std::string& instructionText);
 
 class FlopCounter final : public trace::TraceListener {
  public:

@@ -142,6 +142,15 @@ TEST(FlopCounter, CountsAddMulFmaPerActiveLaneAsNsightDoes) {
   EXPECT_DOUBLE_EQ(laneFlopsOf("fma.rn.f32 %f4, %f2, %f1, %f3;").flops, 2);
   EXPECT_DOUBLE_EQ(laneFlopsOf("@%p1 add.f64 %fd1, %fd2, %fd3;").flops, 1);
   EXPECT_EQ(laneFlopsOf("mul.rn.f64 %fd1, %fd2, %fd3;").precision, LaneFlops::Precision::Fp64);
+  // SASS: what ptxas made of them; its conversions and constant moves are no arithmetic.
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("FFMA R4, R2, R3, R4").flops, 2);
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("@!P0 FADD.FTZ R1, R2, -R3").flops, 1);
+  EXPECT_EQ(laneFlopsOfSass("DFMA R4, R2, R6, R4").precision, LaneFlops::Precision::Fp64);
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("HFMA2 R0, R1, R2, R3").flops, 4);
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("HFMA2.MMA R3, -RZ, RZ, 0, 1.875").flops, 0);
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("HADD2.F32 R0, -RZ, R2.H0_H0").flops, 0);
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("IMAD R0, R1, R2, R3").flops, 0);
+  EXPECT_DOUBLE_EQ(laneFlopsOfSass("UFFMA UR4, UR5, UR6, UR4").flops, 0);
   EXPECT_DOUBLE_EQ(laneFlopsOf("fma.rn.f16x2 %r1, %r2, %r3, %r4;").flops, 4);
   EXPECT_DOUBLE_EQ(laneFlopsOf("mad.lo.s32 %r1, %r2, %r3, %r4;").flops, 0);  // integer
   EXPECT_DOUBLE_EQ(laneFlopsOf("div.rn.f32 %f1, %f2, %f3;").flops, 0);      // not counted

@@ -16,9 +16,9 @@ const std::string kSaxpy = std::string(TEG_SOURCE_DIR) + "/examples/kernels/saxp
 
 // `teg predict --json` of examples/kernels/<name>.launch.json on `gpu`; null (and a failure) if it
 // does not exit 0.
-nlohmann::json predictExample(const std::string& name, const std::string& gpu) {
+nlohmann::json predictExample(const std::string& name, const std::string& gpu, const std::string& isa = "auto") {
   const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/" + name + ".launch.json";
-  const auto r = runTeg({"predict", "--launch", launch, "--gpu", gpu, "--json"});
+  const auto r = runTeg({"predict", "--launch", launch, "--gpu", gpu, "--json", "--isa", isa});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
 }
@@ -121,8 +121,9 @@ TEST(CliPredict, SoftwareSequencesAreListedWithTheirCounts) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   // Per option, black_scholes.cu divides twice (S / X and d1's quotient), takes two reciprocals
   // (1 / (1 + 0.2316419 |d|) in each cumulative normal), one square root, one __logf and three
-  // __expf: ptxas expands all of them, and the report counts them in that ratio.
-  const auto j = predictExample("black_scholes", "a100");
+  // __expf: ptxas expands all of them, and the report counts them in that ratio. (The PTX path's
+  // guess at ptxas: on SASS the expansions are the instructions themselves.)
+  const auto j = predictExample("black_scholes", "a100", "ptx");
   ASSERT_FALSE(j.is_null());
   std::string value, origin;
   for (const auto& a : j["assumptions"])
@@ -149,7 +150,8 @@ TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
   // 192 DADD = 480 fp64 instructions per thread (cuobjdump -sass, CUDA 13.0); one warp of it on a
   // T4 SM must issue exactly those, not the PTX's larger mul + add count.
   const auto launch = std::string(TEG_SOURCE_DIR) + "/data/validation/kernels/lai2013_hopping_matrix.soa_1warp.launch.json";
-  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json"});
+  // The PTX path's contraction (on SASS the count is ptxas's by construction: checked below too).
+  const auto r = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json", "--isa", "ptx"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::uint64_t fp64 = 0;
@@ -158,7 +160,7 @@ TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
   EXPECT_EQ(fp64, 480u);
   // Without contraction every PTX instruction issues (144 add + 72 fma + 216 mul + 120 sub.f64 =
   // 552): 72 more warp instructions for the one warp.
-  const auto plain = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json", "--what-if", "fma-contraction=off"});
+  const auto plain = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json", "--isa", "ptx", "--what-if", "fma-contraction=off"});
   ASSERT_EQ(plain.exitCode, 0) << plain.err;
   const auto p = nlohmann::json::parse(plain.out);
   bool found = false;
@@ -167,6 +169,14 @@ TEST(CliPredict, FusedMultiplyAddsMatchPtxasInstructionCount) {
     EXPECT_EQ(w["warp_instructions"].get<std::uint64_t>(), p["warp_instructions"].get<std::uint64_t>() + 72);
   }
   EXPECT_TRUE(found);
+  // The SASS the GPU runs has exactly ptxas's fp64 instructions.
+  const auto sass = runTeg({"predict", "--launch", launch, "--gpu", "t4", "--json", "--isa", "sass"});
+  ASSERT_EQ(sass.exitCode, 0) << sass.err;
+  std::uint64_t sassFp64 = 0;
+  const auto sassJson = nlohmann::json::parse(sass.out);
+  for (const auto& u : sassJson["units"])
+    if (u["unit"] == "fp64_fma") sassFp64 = u["issued"].get<std::uint64_t>();
+  EXPECT_EQ(sassFp64, 480u);
 }
 
 }  // namespace
