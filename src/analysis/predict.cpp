@@ -192,6 +192,15 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
 Prediction predict(const PredictRequest& request) {
   if (request.device == nullptr) throw Error("predict: no GPU given");
   const KernelSource source = loadKernelSource(request.launch, *request.device, request.compile);
+  // The what-ifs rewrite the PTX-side trace (bank conflicts, coalescing, contraction...): on a
+  // SASS trace some would change nothing and say nothing, so they run on PTX (auto) or are refused.
+  if (!request.whatIfs.empty() && request.isa == IsaRequest::Sass)
+    throw Error("--isa sass: what-ifs (--what-if) are modelled on the PTX path only; use --isa ptx or auto");
+  if (!request.whatIfs.empty() && request.isa == IsaRequest::Auto) {
+    IsaPlan ptx = planIsa(IsaRequest::Ptx, *request.device, source, request.launch.kernel);
+    ptx.choice.reason = "auto: PTX because what-ifs (--what-if) are modelled on the PTX path only";
+    return predictOn(request, source, ptx);
+  }
   const IsaPlan plan = planIsa(request.isa, *request.device, source, request.launch.kernel);
   if (plan.choice.isa != trace::Isa::Sass || request.isa != IsaRequest::Auto) return predictOn(request, source, plan);
   // `auto`: a kernel the SASS emulator stops on (a construct it does not run yet, found only when

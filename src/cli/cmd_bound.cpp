@@ -55,6 +55,9 @@ void registerBoundCommand(CLI::App& app, Context& context) {
   app.footer("Example: teg bound --launch examples/kernels/matmul_tiled.launch.json --gpu a100");
   app.callback([a, dynSmem, removeBinding, &context] {
     analysis::PredictRequest request = predictRequestOf(*a, dynSmem->count() > 0, context);
+    // --remove-binding compares against a what-if run, and what-ifs run on PTX (predict.cpp):
+    // both runs take the same instruction stream.
+    if (*removeBinding && request.isa == analysis::IsaRequest::Auto) request.isa = analysis::IsaRequest::Ptx;
     Progress progress(std::cerr, progressWanted(a->json));
     request.progress = [&progress](std::string_view stage, std::uint64_t done, std::uint64_t total) {
       progress.update(stage, done, total);

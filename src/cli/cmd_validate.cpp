@@ -31,7 +31,10 @@ struct ValidateArgs {
   bool models = false;  // also compare the baseline models
   std::size_t rows = 0;
   unsigned threads = 1;
-  std::string isa = "auto";  // --isa (isa_option.hpp)
+  // --isa (isa_option.hpp). PTX by default: the suites' tolerances were set on it, and the SASS
+  // path is not yet as good on every group (docs/validation.md, "PTX vs SASS"); --isa auto/sass
+  // runs them on SASS.
+  std::string isa = "ptx";
 };
 
 // Which instruction streams a suite's rows were timed on: "SASS (8 rows)", or "PTX (8 rows:

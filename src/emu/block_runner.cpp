@@ -70,7 +70,7 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
   buffer_ = buffer;
   std::fill(shared_.begin(), shared_.end(), std::byte{0});
   barriers_ = {};
-  blockInstructions_ = 0;
+  budget_.startBlock();
   initWarps();
   if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
   for (;;) {
@@ -91,27 +91,8 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
 }
 
 void BlockRunner::chargeBudget(std::uint64_t n) {
-  budgetPending_ += n;
-  blockInstructions_ += n;
-  if (ctx_.maxBlockInstructions != 0 && blockInstructions_ > ctx_.maxBlockInstructions)
-    throw Error(fmt::format("block ({},{},{}) did not finish within {} warp instructions, the limit per block "
-                            "(an endless loop?); raise it with --max-block-instructions N, 0 = no limit",
-                            ctaid_[0], ctaid_[1], ctaid_[2], ctx_.maxBlockInstructions));
-  // Every executed warp instruction is one trace record when tracing.
-  const std::uint64_t traceLimit = (listener_ || buffer_) ? ctx_.maxTraceRecords : 0;
-  if ((ctx_.maxInstructions == 0 && traceLimit == 0) || !ctx_.instructionBudgetUsed) return;
-  std::atomic_ref<std::uint64_t> used(*ctx_.instructionBudgetUsed);
-  const std::uint64_t total = used.fetch_add(budgetPending_) + budgetPending_;
-  budgetPending_ = 0;
-  if (ctx_.maxInstructions != 0 && total > ctx_.maxInstructions)
-    throw Error(fmt::format("the kernel did not finish within {} warp instructions (--max-instructions); stopped "
-                            "in block ({},{},{})",
-                            ctx_.maxInstructions, ctaid_[0], ctaid_[1], ctaid_[2]));
-  if (traceLimit != 0 && total > traceLimit)
-    throw Error(fmt::format("the trace would exceed {} warp instructions, the limit of a traced run (stopped in "
-                            "block ({},{},{})); trace fewer blocks (--sample-blocks, --blocks) or raise it with "
-                            "--max-trace-records N, 0 = no limit",
-                            traceLimit, ctaid_[0], ctaid_[1], ctaid_[2]));
+  budget_.charge(n, {ctx_.maxInstructions, ctx_.maxBlockInstructions, ctx_.maxTraceRecords, ctx_.instructionBudgetUsed},
+                 listener_ != nullptr || buffer_ != nullptr, ctaid_);
 }
 
 void BlockRunner::runWarp(Warp& w, std::uint32_t budget) {

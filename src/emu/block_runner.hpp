@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "global_memory.hpp"
+#include "instruction_budget.hpp"
 #include "program.hpp"
 #include "teg/emu/emulator.hpp"
 #include "texture_binding.hpp"
@@ -182,8 +183,7 @@ class BlockRunner {
   BlockEvents* buffer_ = nullptr;
   std::uint32_t blockThreads_ = 0;
   const Warp* current_ = nullptr;
-  std::uint64_t budgetPending_ = 0;
-  std::uint64_t blockInstructions_ = 0;  // warp instructions of the current block so far
+  InstructionBudget budget_;
   std::array<std::uint64_t, kLanes> scratch_[6]{};
 };
 

@@ -22,6 +22,7 @@
 
 #include "block_runner.hpp"
 #include "global_memory.hpp"
+#include "instruction_budget.hpp"
 #include "sass_exec.hpp"
 #include "sass_program.hpp"
 #include "teg/trace/trace.hpp"
@@ -117,8 +118,7 @@ class SassBlockRunner {
   BlockEvents* buffer_ = nullptr;
   std::uint32_t blockThreads_ = 0;
   std::uint32_t zeroRows_ = 0;          // register rows cleared per block
-  std::uint64_t budgetPending_ = 0;
-  std::uint64_t blockInstructions_ = 0;
+  InstructionBudget budget_;
   std::array<std::uint64_t, kSassLanes> addresses_{};
 };
 
