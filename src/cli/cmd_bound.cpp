@@ -14,6 +14,7 @@
 #include "teg/report/table.hpp"
 #include "teg/support/error.hpp"
 #include "teg/support/progress.hpp"
+#include "teg/trace/trace.hpp"
 
 namespace teg::cli {
 
@@ -86,11 +87,13 @@ void registerBoundCommand(CLI::App& app, Context& context) {
       j["kernel"] = p.kernel.name;
       j["gpu"] = request.device->id;
       if (after) j["what_if"] = {{"name", b.removingWhatIf}, {"result", boundsJson(*after)}};
+      j["isa"] = {{"used", trace::isaName(p.result.isa)}, {"reason", p.result.isaReason}};
       std::cout << j.dump(2) << "\n";
       return;
     }
-    std::cout << fmt::format("kernel {} on {}: predicted {} ({:.0f} cycles of the busiest SM)\n", p.kernel.name,
-                             request.device->id, ms(b.predictedMs), b.predictedCycles);
+    std::cout << fmt::format("kernel {} on {}: predicted {} ({:.0f} cycles of the busiest SM), timed on {}\n",
+                             p.kernel.name, request.device->id, ms(b.predictedMs), b.predictedCycles,
+                             trace::isaName(p.result.isa));
     if (b.bounds.empty()) return;
     const auto& top = b.bounds.front();
     std::cout << fmt::format("it cannot run faster than {} because of {} ({})\n", ms(top.timeMs), top.resource, top.why);
