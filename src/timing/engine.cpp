@@ -531,7 +531,10 @@ std::vector<double> simulateSampledLoop(const EngineOptions& options, const std:
         return {};
       }
     }
-    const auto [a, b, c] = sampling.simulatedBackEdges;
+    // Plain copies, not a structured binding: clang 14 (Debian's) cannot capture bindings in a lambda.
+    const std::uint64_t a = sampling.simulatedBackEdges[0];
+    const std::uint64_t b = sampling.simulatedBackEdges[1];
+    const std::uint64_t c = sampling.simulatedBackEdges[2];
     // The estimate for a quantity y measured in the three runs: the change of its slope times the
     // iterations extrapolated, over its extrapolated value. It must hold for the simulated cycles
     // and for the launch's cycles the block extrapolation projects from the completions.
