@@ -4,17 +4,20 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 jobs=$(nproc)
+# Each stage says when it starts (seconds since the script began): CI has a 45-minute budget.
+stage() { echo "== [${SECONDS}s] $*"; }
 
-echo "== release build and tests"
+stage "release build and tests"
 "$root/scripts/build.sh" release -DTEG_BUILD_BENCH=OFF  # benchmarks are not run here: save their build
 ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+stage "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 "$root/scripts/build.sh" sanitize
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$root/build/sanitize" --output-on-failure -j "$jobs" -LE "slow|nvcc|validation"
 
 if [ -x "$root/scripts/fuzz.sh" ]; then
-  echo "== fuzzing (bounded)"
+  stage "fuzzing (bounded)"
   "$root/scripts/fuzz.sh" 30
 fi
+stage "all tests passed"
