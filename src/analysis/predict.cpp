@@ -10,6 +10,7 @@
 #include "teg/analysis/flop_counter.hpp"
 #include "teg/analysis/kernel_source.hpp"
 #include "teg/analysis/software_sequences.hpp"
+#include "teg/analysis/trace_budget.hpp"
 #include "teg/analysis/what_if.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/support/error.hpp"
@@ -21,8 +22,37 @@ namespace teg::analysis {
 
 namespace {
 
+// Warp instructions per block as the traced run delivers them (blocks arrive one at a time, in
+// order, whatever the emulator's threads): the longest finished block.
+class BlockLengths final : public trace::TraceListener {
+ public:
+  void beginBlock(std::uint32_t) override { current_ = 0; }
+  void instruction(const trace::WarpInstruction&) override { ++current_; }
+  void endBlock(std::uint32_t) override { longest_ = std::max(longest_, current_); }
+  std::uint64_t longest() const { return longest_; }
+
+ private:
+  std::uint64_t current_ = 0;
+  std::uint64_t longest_ = 0;
+};
+
+// The default sample traced more than the record limit allows: how long a block was, for a retry
+// with a sample that fits (trace_budget.hpp).
+struct DefaultSampleTooLong {
+  std::uint64_t sampledBlocks = 0;
+  std::uint64_t peerBlocks = 0;
+  std::uint64_t warpInstructionsPerBlock = 0;
+};
+
+// A sample chosen after a first run stopped at the trace limit, and why.
+struct FittedSample {
+  TraceBudget budget;
+  timing::Provenance note;
+};
+
 // The prediction of `source` on the plan's instruction stream.
-Prediction predictOn(const PredictRequest& request, const KernelSource& source, const IsaPlan& isaPlan) {
+Prediction predictOn(const PredictRequest& request, const KernelSource& source, const IsaPlan& isaPlan,
+                     const FittedSample* fitted = nullptr) {
   const device::Device& gpu = *request.device;
   emu::Emulator emulator(source.module, request.launch);
   applyIsaPlan(isaPlan, emulator);
@@ -96,8 +126,13 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
   if (!request.fullGrid && sampled == 0)
     sampled = std::max<std::uint64_t>(3 * static_cast<std::uint64_t>(p.occupancy.blocksPerSm), 16);
   if (request.fullGrid) sampled = 0;
-  options.maxSampledBlocks = sampled;
   options.peerBlocks = request.peerBlocks;
+  const bool defaultSample = !request.fullGrid && request.sampledBlocks == 0;
+  if (fitted != nullptr) {
+    sampled = fitted->budget.sampledBlocks;
+    options.peerBlocks = static_cast<int>(fitted->budget.peerBlocks);
+  }
+  options.maxSampledBlocks = sampled;
   options.loopSampleIterations = request.fullGrid ? 0 : request.loopSampleIterations;
 
   std::vector<timing::TimingConfig> configs{base};
@@ -139,7 +174,16 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
     if (request.progress) request.progress("emulating blocks", done, blocksToEmulate);
   });
   fanout.add(blockProgress);
-  emulator.run(run);
+  BlockLengths blockLengths;
+  fanout.add(blockLengths);
+  try {
+    emulator.run(run);
+  } catch (const emu::TraceLimitExceeded&) {
+    // A finished block tells how long blocks are; without one, no sample fits (a single block
+    // exceeds the limit) and the emulator's message says what to do.
+    if (!defaultSample || fitted != nullptr || blockLengths.longest() == 0) throw;
+    throw DefaultSampleTooLong{sampled, static_cast<std::uint64_t>(std::max(0, options.peerBlocks)), blockLengths.longest()};
+  }
   const auto replayed = [&](std::size_t i) {
     if (request.progress) request.progress("replaying through the timing engine", i, engines.size());
   };
@@ -171,6 +215,7 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
                                     "the control word of each instruction (Jia et al. 2018, arXiv:1804.06826); "
                                     "no load hoisting, FMA contraction or software sequences added"});
   }
+  if (fitted != nullptr) p.result.assumptions.push_back(fitted->note);
   p.result.assumptions.push_back({"not modelled",
                                   "instruction cache, constant-cache misses, the texture unit's own pipeline (fetches "
                                   "time as L1 loads), tensor cores, DRAM pages and partition camping, L2 slices, clock "
@@ -187,6 +232,26 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
   return p;
 }
 
+// The prediction on the plan's stream; when the default sample traces more records than the limit
+// allows (long blocks: a 4096^3 SGEMM), once more with a sample that fits, and the report says so.
+Prediction predictWithinTraceLimit(const PredictRequest& request, const KernelSource& source, const IsaPlan& plan) {
+  try {
+    return predictOn(request, source, plan);
+  } catch (const DefaultSampleTooLong& tooLong) {
+    FittedSample fitted;
+    fitted.budget = fitSampleToTraceBudget(tooLong.sampledBlocks, tooLong.peerBlocks, tooLong.warpInstructionsPerBlock,
+                                           request.maxTraceRecords);
+    fitted.note = {"sampled blocks",
+                   fmt::format("{} of the SM's blocks and {} peers (the default is {} and {})", fitted.budget.sampledBlocks,
+                               fitted.budget.peerBlocks, tooLong.sampledBlocks, tooLong.peerBlocks),
+                   fmt::format("a block runs up to {} warp instructions: the default sample would trace more than the "
+                               "limit of {} records (--max-trace-records), so fewer blocks fill three quarters of it; "
+                               "--sample-blocks N chooses another sample",
+                               tooLong.warpInstructionsPerBlock, request.maxTraceRecords)};
+    return predictOn(request, source, plan, &fitted);
+  }
+}
+
 }  // namespace
 
 Prediction predict(const PredictRequest& request) {
@@ -199,19 +264,19 @@ Prediction predict(const PredictRequest& request) {
   if (!request.whatIfs.empty() && request.isa == IsaRequest::Auto) {
     IsaPlan ptx = planIsa(IsaRequest::Ptx, *request.device, source, request.launch.kernel);
     ptx.choice.reason = "auto: PTX because what-ifs (--what-if) are modelled on the PTX path only";
-    return predictOn(request, source, ptx);
+    return predictWithinTraceLimit(request, source, ptx);
   }
   const IsaPlan plan = planIsa(request.isa, *request.device, source, request.launch.kernel);
-  if (plan.choice.isa != trace::Isa::Sass || request.isa != IsaRequest::Auto) return predictOn(request, source, plan);
+  if (plan.choice.isa != trace::Isa::Sass || request.isa != IsaRequest::Auto) return predictWithinTraceLimit(request, source, plan);
   // `auto`: a kernel the SASS emulator stops on (a construct it does not run yet, found only when
   // it executes) is run on its PTX instead, and the report says why. A fault of the kernel itself
   // stops the PTX run too, with the PTX emulator's message.
   try {
-    return predictOn(request, source, plan);
+    return predictWithinTraceLimit(request, source, plan);
   } catch (const Error& e) {
     IsaPlan ptx;
     ptx.choice = {trace::Isa::Ptx, fmt::format("auto: PTX because the SASS emulator stopped: {}", e.what())};
-    return predictOn(request, source, ptx);
+    return predictWithinTraceLimit(request, source, ptx);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <optional>
 
@@ -355,7 +356,8 @@ RunSummary Emulator::run(const RunOptions& options) {
       for (std::uint64_t start = 0; start < selected; start += batch) {
         const std::uint64_t end = std::min(selected, start + batch);
         std::mutex errorMutex;
-        std::optional<std::pair<std::uint64_t, std::string>> error;
+        // The first failing block's exception as thrown (its type tells a caller what happened).
+        std::optional<std::pair<std::uint64_t, std::exception_ptr>> error;
         for (auto& e : events) e.clear();
         arena.execute([&] {
           tbb::parallel_for(start, end, [&](std::uint64_t i) {
@@ -363,9 +365,9 @@ RunSummary Emulator::run(const RunOptions& options) {
             if (!slot) slot.emplace(context);
             try {
               slot->run(blockAt(i), nullptr, listener ? &events[i - start] : nullptr);
-            } catch (const std::exception& ex) {
+            } catch (const std::exception&) {
               std::lock_guard lock(errorMutex);
-              if (!error || i < error->first) error = std::make_pair(i, std::string(ex.what()));
+              if (!error || i < error->first) error = std::make_pair(i, std::current_exception());
             }
           });
         });
@@ -377,7 +379,7 @@ RunSummary Emulator::run(const RunOptions& options) {
             listener->endBlock(static_cast<std::uint32_t>(blockAt(i)));
           }
         }
-        if (error) throw Error(error->second);
+        if (error) std::rethrow_exception(error->second);
       }
       for (auto& slot : runners)
         if (slot) {

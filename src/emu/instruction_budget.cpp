@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "teg/emu/emulator.hpp"
 #include "teg/support/error.hpp"
 
 namespace teg::emu {
@@ -27,7 +28,7 @@ void InstructionBudget::charge(std::uint64_t n, const InstructionLimits& limits,
                             "in block ({},{},{})",
                             limits.maxInstructions, ctaid[0], ctaid[1], ctaid[2]));
   if (traceLimit != 0 && total > traceLimit)
-    throw Error(fmt::format("the trace would exceed {} warp instructions, the limit of a traced run (stopped in "
+    throw TraceLimitExceeded(fmt::format("the trace would exceed {} warp instructions, the limit of a traced run (stopped in "
                             "block ({},{},{})); trace fewer blocks (--sample-blocks, --blocks) or raise it with "
                             "--max-trace-records N, 0 = no limit",
                             traceLimit, ctaid[0], ctaid[1], ctaid[2]));

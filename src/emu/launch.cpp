@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <string_view>
 
 #include "teg/emu/npy.hpp"
 #include "teg/support/error.hpp"
@@ -65,9 +66,10 @@ class Fields {
       if (!ok) fail(key, fmt::format("unknown field (expected one of: {})", fmt::join(known, ", ")));
     }
   }
-  [[nodiscard]] Fields child(const std::string& key) const {
+  // `example` shows the object's shape in the error (README, "Run a kernel on the CPU", has the whole format).
+  [[nodiscard]] Fields child(const std::string& key, std::string_view example = {}) const {
     const auto& v = at(key);
-    if (!v.is_object()) fail(key, "expected an object");
+    if (!v.is_object()) fail(key, example.empty() ? std::string("expected an object") : fmt::format("expected an object such as {}", example));
     return Fields(v, file_, join(key));
   }
   [[nodiscard]] const std::string& file() const { return file_; }
@@ -277,7 +279,7 @@ LaunchArg parseArg(const Fields& f, int depth) {
     return arg;
   }
   if (f.has("scalar")) {
-    const Fields s = f.child("scalar");
+    const Fields s = f.child("scalar", R"({"type": "i32", "value": 4096})");
     s.rejectUnknown({"type", "value"});
     ScalarArg scalar;
     scalar.type = parseType(s, "type");
@@ -299,7 +301,7 @@ LaunchArg parseArg(const Fields& f, int depth) {
                                         arg.name.empty() ? "" : " ('" + arg.name + "')"));
     arg.value = scalar;
   } else {
-    const Fields b = f.child("buffer");
+    const Fields b = f.child("buffer", R"({"type": "f32", "count": 1024, "init": "zeros"})");
     b.rejectUnknown({"type", "count", "init", "expect", "margin"});
     BufferArg buffer;
     buffer.type = parseType(b, "type");

@@ -2,6 +2,7 @@
 // returns, convergence barriers, warp and CTA synchronisation) and the no-ops of a functional
 // run (memory fences, cache control, scheduling hints). The semantics live in
 // sass_block_runner.cpp; here only the decoding.
+#include <bit>
 #include <utility>
 
 #include "sass_exec.hpp"
@@ -29,7 +30,36 @@ void decodeBra(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   }
 }
 
+// LEPC Rd: the address of this instruction, a 64-bit pair; LEPC Rd, label (sm_100+): the label's.
+// ptxas uses it only for the return address of a CALL.ABS (below), which never returns here, so
+// the address is 16 bytes (one Volta+ instruction) per instruction index, the section's base 0.
+void lepc(SassCtx& c) {
+  const std::uint64_t address = std::uint64_t{c.in.aux} * 16;
+  forEachSassLane(c.exec, [&](int l) { c.write64(c.in.op[0], l, address); });
+}
+void decodeLepc(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  const bool label = in.nops == 2 && in.op[1].kind == OpndKind::Label;
+  if (!(in.nops == 1 || label) || in.op[0].kind != OpndKind::Reg) sassDecodeError(ir, ctx, "unsupported form of");
+  sassDestination(in.op[0]);
+  in.aux = label ? in.op[1].target : in.index;
+  in.fn = &lepc;
+}
+
+// CALL.ABS.NOINC R: a call to a function outside the kernel's code, at an address the driver
+// relocates into constant bank 4 — the CUDA runtime's __assertfail (an assert that failed),
+// vprintf, malloc/free. ptxas puts the call on the path the condition guards, so a kernel whose
+// asserts hold never executes it; one that does stops here with its source line, as the GPU would
+// trap (assert) or as the PTX emulator stops at a call it does not run.
+void callAbsolute(SassCtx& c) {
+  const int lane = std::countr_zero(c.exec);
+  c.fail(lane, "called a function outside the kernel (CALL.ABS: the CUDA runtime's __assertfail when an assert "
+               "fails, or vprintf/malloc/free), which the SASS emulator does not run");
+}
 void decodeCall(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (ir.hasModifier("ABS")) {
+    in.fn = &callAbsolute;
+    return;
+  }
   if (!ir.hasModifier("REL")) sassDecodeError(ir, ctx, "only relative calls are modelled:");
   in.control = SassControl::Call;
   if (ir.hasModifier("NOINC")) in.mods |= kModNoInc;
@@ -89,6 +119,7 @@ void registerControlHandlers(SassHandlerTable& t) {
   t.add("EXIT", &decodeControl<SassControl::Exit>);
   t.add("KILL", &decodeControl<SassControl::Kill>);
   t.add("CALL", &decodeCall);
+  t.add("LEPC", &decodeLepc);
   t.add("RET", &decodeRet);
   t.add("BSSY", &decodeBssy);
   t.add("BSYNC", &decodeBsync);
@@ -102,7 +133,7 @@ void registerControlHandlers(SassHandlerTable& t) {
   for (const char* op : {"NOP", "YIELD", "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR", "CCTL", "CCTLL", "DEPBAR",
                          "NANOSLEEP", "ENDCOLLECTIVE", "PMTRIG", "BPT.DRAIN"})
     t.add(op, &decodeControl<SassControl::Nop>);
-  for (const char* op : {"BRX", "JMX", "BPT", "RTT", "PRET", "CALL.ABS", "BRXU", "JMXU"})
+  for (const char* op : {"BRX", "JMX", "BPT", "RTT", "PRET", "BRXU", "JMXU"})
     t.add(op, &decodeUnsupportedControl);
 }
 

@@ -38,6 +38,7 @@
 #include "teg/emu/launch.hpp"
 #include "teg/ptx/ir.hpp"
 #include "teg/sass/ir.hpp"
+#include "teg/support/error.hpp"
 #include "teg/trace/trace.hpp"
 
 namespace teg::emu {
@@ -67,6 +68,13 @@ inline constexpr std::uint64_t kDefaultMaxBlockInstructions = std::uint64_t{1} <
 // bounds its memory: a worklog SGEMM block of 128x128 tiles is 3.3 M records, and the default
 // 16 blocks plus 8 peers of a GPU with few SMs exceed it.
 inline constexpr std::uint64_t kDefaultMaxTraceRecords = std::uint64_t{1} << 26;
+
+// Thrown by run() when a traced run would deliver more than RunOptions::maxTraceRecords records: a
+// caller that chose the blocks itself (teg predict's default sample) can trace fewer and retry.
+class TraceLimitExceeded : public Error {
+ public:
+  using Error::Error;
+};
 
 struct RunOptions {
   // Stop with an error after this many warp instructions in total (0 = no limit).
