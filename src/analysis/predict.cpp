@@ -162,6 +162,7 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
   // The SM's own blocks, then the peer blocks the engine estimates L2 sharing from (see
   // TimingEngine::finish); one run, so every listener sees one kernel.
   run.blockList = timing::blocksOfSimulatedSm(gridBlocks, base.smCount, sampled);
+  const std::uint64_t smBlocksTraced = run.blockList.size();
   FlopCounter flops(run.blockList);  // the SM's own blocks, for the roofline
   fanout.add(flops);
   CriticalPath criticalPath(base, run.blockList);  // the latency bound of `teg bound`
@@ -182,7 +183,7 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
     // A finished block tells how long blocks are; without one, no sample fits (a single block
     // exceeds the limit) and the emulator's message says what to do.
     if (!defaultSample || fitted != nullptr || blockLengths.longest() == 0) throw;
-    throw DefaultSampleTooLong{sampled, static_cast<std::uint64_t>(std::max(0, options.peerBlocks)), blockLengths.longest()};
+    throw DefaultSampleTooLong{smBlocksTraced, static_cast<std::uint64_t>(std::max(0, options.peerBlocks)), blockLengths.longest()};
   }
   const auto replayed = [&](std::size_t i) {
     if (request.progress) request.progress("replaying through the timing engine", i, engines.size());

@@ -300,3 +300,35 @@ TEST(CliPredict, AnUnknownIsaIsRefused) {
 }
 
 }  // namespace
+
+// A default sample that would trace more records than --max-trace-records allows is traced again
+// with fewer blocks (analysis/trace_budget.hpp) instead of stopping; a sample the user chose is not
+// changed. matmul_shared on an A100 (PTX): the busiest SM runs 10 blocks of ~19,000 warp
+// instructions each, 8 peers besides: about 340,000 records, more than a limit of 200,000.
+TEST(CliPredict, ADefaultSampleShrinksToFitTheTraceLimit) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto launch = std::string(TEG_SOURCE_DIR) + "/examples/kernels/matmul_shared.launch.json";
+  const std::vector<std::string> common{"predict", "--launch", launch, "--gpu", "a100", "--isa", "ptx", "--json", "--loop-sample", "0"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runTeg(args);
+  };
+  const auto whole = with({});
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  EXPECT_EQ(nlohmann::json::parse(whole.out)["sampling"]["blocks_simulated"], 10);
+
+  const auto fitted = with({"--max-trace-records", "200000"});
+  ASSERT_EQ(fitted.exitCode, 0) << fitted.err;
+  const auto j = nlohmann::json::parse(fitted.out);
+  const int simulated = j["sampling"]["blocks_simulated"];
+  EXPECT_GE(simulated, 1);
+  EXPECT_LT(simulated, 10);
+  bool said = false;
+  for (const auto& row : j["assumptions"]) said = said || row.dump().find("sampled blocks") != std::string::npos;
+  EXPECT_TRUE(said) << j["assumptions"].dump();
+
+  const auto chosen = with({"--max-trace-records", "200000", "--sample-blocks", "10"});
+  EXPECT_EQ(chosen.exitCode, 1);
+  EXPECT_NE(chosen.err.find("the trace would exceed 200000 warp instructions"), std::string::npos) << chosen.err;
+}
