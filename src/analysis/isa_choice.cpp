@@ -30,6 +30,30 @@ std::shared_ptr<const sass::Module> disassembleOnce(const KernelSource& source) 
   return it->second;
 }
 
+// Whether `kernel` or a function it calls calls the CUDA runtime's printf (vprintf): the PTX
+// emulator formats it; ptxas makes it a CALL.ABS through a relocated address the SASS emulator
+// cannot resolve (an assert's __assertfail looks the same there, but runs only when it fails).
+bool callsPrintf(const ptx::Module& module, const ptx::Function& kernel) {
+  std::vector<bool> seen(module.functions.size(), false);
+  std::vector<const ptx::Function*> work{&kernel};
+  while (!work.empty()) {
+    const ptx::Function* f = work.back();
+    work.pop_back();
+    for (const ptx::Instruction& in : f->instructions) {
+      if (in.opcode != ptx::Opcode::Call) continue;
+      for (const ptx::Operand& op : f->operandsOf(in)) {
+        if (op.kind != ptx::OperandKind::Symbol || op.symbolKind() != ptx::SymbolKind::Function) continue;
+        if (op.index >= module.functions.size() || seen[op.index]) continue;
+        seen[op.index] = true;
+        const ptx::Function& callee = module.functions[op.index];
+        if (!callee.hasBody && callee.name == "vprintf") return true;
+        if (callee.hasBody) work.push_back(&callee);
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source) {
@@ -50,9 +74,12 @@ IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSourc
   if (request != IsaRequest::Ptx && sassObstacle(facts).empty()) {
     try {
       auto module = disassembleOnce(source);
-      const std::string mangled = emu::findKernel(source.module, kernel).name;
+      const ptx::Function& entry = emu::findKernel(source.module, kernel);
+      const std::string mangled = entry.name;
       const auto unsupported = emu::sassUnsupportedInstructions(*module, mangled, plan.smVersion);
-      if (!unsupported.empty())
+      if (callsPrintf(source.module, entry))
+        facts.sassEmulatorGap = "the kernel calls printf, which the SASS emulator does not run (the PTX emulator does)";
+      else if (!unsupported.empty())
         facts.sassEmulatorGap = fmt::format("the SASS emulator does not run {}{}", unsupported.front(),
                                             unsupported.size() > 1 ? fmt::format(" (and {} more)", unsupported.size() - 1) : "");
       else

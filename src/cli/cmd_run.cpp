@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
@@ -158,6 +159,13 @@ void runCommand(const RunArgs& a, Context& context) {
   options.maxTraceRecords = a.traceOut.empty() ? 0 : a.limits.maxTraceRecords;
   options.threads = a.threads;
   options.listener = &joiner;
+  // The kernel's printf output, as the program would print it: on stdout, or on stderr beside
+  // --json (whose stdout is the report). Blocks may run on several threads.
+  std::mutex printfMutex;
+  options.printfOutput = [&](const std::string& text) {
+    std::lock_guard lock(printfMutex);
+    (a.json ? std::cerr : std::cout) << text;
+  };
   emu::RunSummary total;
   fanout.beginKernel(info);
   for (const auto& range : ranges) {
@@ -166,6 +174,7 @@ void runCommand(const RunArgs& a, Context& context) {
     total.blocksRun += s.blocksRun;
     total.warpInstructions += s.warpInstructions;
     total.threadInstructions += s.threadInstructions;
+    total.printfCalls += s.printfCalls;
   }
   fanout.endKernel();
   progress.finish();
@@ -224,7 +233,8 @@ void runCommand(const RunArgs& a, Context& context) {
                    {"spec", a.blocks.empty() ? "all" : a.blocks}};
     j["run"] = {{"blocks_run", total.blocksRun},
                 {"warp_instructions", total.warpInstructions},
-                {"thread_instructions", total.threadInstructions}};
+                {"thread_instructions", total.threadInstructions},
+                {"printf_calls", total.printfCalls}};
     j["statistics"] = statisticsJson(k, geometry);
     if (a.check) {
       nlohmann::json rows = nlohmann::json::array();

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "device_printf.hpp"
 #include "teg/ptx/printer.hpp"
 #include "teg/support/error.hpp"
 
@@ -226,6 +227,11 @@ void BlockRunner::step(Warp& w, Frame& f, SimtEntry& top, const Decoded& d, std:
     }
     case Opcode::Call:
       if (tracing) emit(w, pc, exec, nullptr);
+      if (d.flags & dflag::kPrintf) {
+        doPrintf(w, d, exec);
+        ++top.pc;
+        return;
+      }
       doCall(w, d, exec);
       return;
     case Opcode::Ret:
@@ -319,6 +325,39 @@ void BlockRunner::exitLanes(Warp& w, std::uint32_t lanes) {
     }
   }
   if (w.stack.empty()) w.state = WarpState::Done;
+}
+
+// vprintf(format, args) per executing lane: both pointers from the call's argument list, the text
+// formatted on the host through bounds-checked reads (device_printf.hpp); returns 0 to the caller.
+void BlockRunner::doPrintf(Warp& w, const Decoded& d, std::uint32_t exec) {
+  const Frame& caller = w.frames.back();
+  const Code& code = *caller.code;
+  for (std::uint32_t m = exec; m; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    std::uint64_t pointers[2] = {0, 0};
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      const Src& a = code.vectorChildren[d.callArgs + i];
+      if (a.kind == SrcKind::Symbol && a.symbolSpace == Space::Local) {
+        std::memcpy(&pointers[i], w.local.data() + std::size_t{w.localStride} * lane + caller.localBase + a.imm, 8);
+      } else {
+        View v = read(w, caller, a, scratch_[0].data());
+        pointers[i] = v[lane];
+      }
+    }
+    const EmulatedRead readAt = [&](std::uint64_t address, std::uint32_t bytes) {
+      std::uint64_t value = 0;
+      std::memcpy(&value, resolve(w, lane, d, Space::Generic, address, bytes, false), bytes);
+      return value;
+    };
+    const std::string text = formatDevicePrintf(pointers[0], pointers[1], readAt);
+    ++printfCalls;
+    if (ctx_.printfOutput && *ctx_.printfOutput) (*ctx_.printfOutput)(text);
+    for (std::uint32_t i = 0; i < d.callRetCount; ++i) {
+      const Src& r = code.vectorChildren[d.callRets + i];
+      if (r.kind == SrcKind::Symbol && r.symbolSpace == Space::Local)
+        std::memset(w.local.data() + std::size_t{w.localStride} * lane + caller.localBase + r.imm, 0, 4);
+    }
+  }
 }
 
 void BlockRunner::doCall(Warp& w, const Decoded& d, std::uint32_t exec) {

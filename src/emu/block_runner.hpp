@@ -41,6 +41,7 @@ struct LaunchContext {
   std::uint64_t* instructionBudgetUsed = nullptr;  // shared counter (atomic_ref), may be null
   const std::vector<std::string>* sourceFiles = nullptr;
   const std::vector<TextureBinding>* textures = nullptr;  // handle h -> (*textures)[h - 1]
+  const std::function<void(const std::string&)>* printfOutput = nullptr;  // RunOptions::printfOutput
 };
 
 struct SimtEntry {
@@ -113,6 +114,7 @@ class BlockRunner {
 
   std::uint64_t warpInstructions = 0;
   std::uint64_t threadInstructions = 0;
+  std::uint64_t printfCalls = 0;
 
  private:
   // block_runner.cpp: scheduling, control flow, barriers, errors.
@@ -124,6 +126,7 @@ class BlockRunner {
               std::uint32_t target);
   void exitLanes(Warp& w, std::uint32_t lanes);
   void doCall(Warp& w, const Decoded& d, std::uint32_t exec);
+  void doPrintf(Warp& w, const Decoded& d, std::uint32_t exec);
   void doReturn(Warp& w, std::uint32_t exec);
   void arriveBarrier(Warp& w, const Decoded& d, std::uint32_t exec);
   void releaseBarrier(std::uint32_t id);

@@ -26,6 +26,15 @@
 
 namespace teg::emu {
 
+namespace {
+// printf runs on the PTX path only (the SASS runner has no counter).
+template <class Runner>
+std::uint64_t printfCallsOf(const Runner& runner) {
+  if constexpr (requires { runner.printfCalls; }) return runner.printfCalls;
+  else return 0;
+}
+}  // namespace
+
 struct Emulator::Impl {
   const ptx::Module* module = nullptr;
   std::uint32_t kernelIndex = 0;
@@ -326,6 +335,7 @@ RunSummary Emulator::run(const RunOptions& options) {
   ctx.maxTraceRecords = options.maxTraceRecords;
   ctx.instructionBudgetUsed = &used;
   ctx.sourceFiles = &im.info.sourceFiles;
+  ctx.printfOutput = &options.printfOutput;
   ctx.textures = &im.textures;
 
   RunSummary summary;
@@ -343,6 +353,7 @@ RunSummary Emulator::run(const RunOptions& options) {
       Runner runner(context);
       for (std::uint64_t i = 0; i < selected; ++i) runner.run(blockAt(i), listener, nullptr);
       summary.warpInstructions = runner.warpInstructions;
+      summary.printfCalls = printfCallsOf(runner);
       summary.threadInstructions = runner.threadInstructions;
     } else {
       // Blocks in parallel, in batches; with a listener each block's events are buffered and
@@ -384,6 +395,7 @@ RunSummary Emulator::run(const RunOptions& options) {
       for (auto& slot : runners)
         if (slot) {
           summary.warpInstructions += slot->warpInstructions;
+          summary.printfCalls += printfCallsOf(*slot);
           summary.threadInstructions += slot->threadInstructions;
         }
     }

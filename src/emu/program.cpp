@@ -487,6 +487,12 @@ class Decoder {
         d.flags |= dflag::kUnsupported;  // indirect call through a register
       }
     }
+    // The CUDA runtime's printf is declared, not defined, in the PTX: run on the host.
+    if (seenTarget && !module_.functions[d.target].hasBody && module_.functions[d.target].name == "vprintf" &&
+        d.callArgCount == 2) {
+      d.flags |= dflag::kPrintf;
+      return;
+    }
     if (!seenTarget || !module_.functions[d.target].hasBody) d.flags |= dflag::kUnsupported;
   }
 

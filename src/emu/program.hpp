@@ -79,6 +79,7 @@ inline constexpr std::uint32_t kRedBar = 16;      // bar.red
 inline constexpr std::uint32_t kClamp = 32;       // shf.clamp
 inline constexpr std::uint32_t kShfRight = 64;    // shf.r
 inline constexpr std::uint32_t kNoFtz = 128;
+inline constexpr std::uint32_t kPrintf = 256;     // call of the runtime's vprintf (device_printf.hpp)
 }  // namespace dflag
 
 inline constexpr std::uint32_t kNoReconverge = 0xffffffffu;

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -99,6 +100,10 @@ struct RunOptions {
   trace::TraceListener* listener = nullptr;
   // Nesting limit of `call` (recursion); deeper is an error.
   std::uint32_t maxCallDepth = 64;
+  // Receives each line a thread's printf prints (PTX path; formatted on the host, one call per
+  // thread and printf). May be called from several worker threads at once. Null: printf prints
+  // nothing (RunSummary::printfCalls still counts the calls).
+  std::function<void(const std::string& text)> printfOutput;
 };
 
 struct RunSummary {
@@ -106,6 +111,7 @@ struct RunSummary {
   std::uint64_t warpInstructions = 0;    // executed warp instructions (guard-false ones included)
   std::uint64_t threadInstructions = 0;  // sum of active lanes over them (after the guard)
   bool partialGrid = false;              // only a subset of blocks was emulated
+  std::uint64_t printfCalls = 0;         // threads' printf calls (RunOptions::printfOutput)
 };
 
 class Emulator {
