@@ -25,6 +25,20 @@ const Device::Figure* figureOf(const Device& d, const std::string& key) {
 
 bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
+// Parameters set inside the SM: the dependent latency of an instruction class, the shared-memory
+// and L1 hit latencies (both arrays are in the SM), the issue rules. NVIDIA designs one SM per
+// compute capability and describes it per SM version: its register scheduling tables (Mesa NAK
+// sm75_instr_latencies.rs "for Turing only", sm80_instr_latencies.rs "for Ampere and Ada") and
+// ptxas's stall counts, which are the same in every cubin of one sm_XY whichever chip runs it.
+// So a measurement of one of these on a chip of the same compute capability is taken by a
+// documented rule (derived), while the L2, DRAM and whole-GPU figures depend on the chip and stay
+// assumed when measured on another one.
+bool setInsideTheSm(const std::string& key) {
+  return startsWith(key, "timing.latency.") || startsWith(key, "timing.same_warp.") || key == "latency.mad" ||
+         key == "timing.shared_latency" || key == "timing.l1_latency" || key == "latency.shared" ||
+         key == "latency.l1" || key == "timing.scheduler_policy" || key == "timing.issue_interval";
+}
+
 // The class of one figure on device `d`.
 void classify(const Device::Figure& f, const Device& d, const device::DeviceDatabase& db, AuditEntry& e) {
   std::string basis = f.basis;
@@ -57,6 +71,10 @@ void classify(const Device::Figure& f, const Device& d, const device::DeviceData
     if (!d.chip.empty() && other->chip == d.chip) {
       e.basis = FigureBasis::Sibling;
       e.reason = fmt::format("measured on {}, same chip {}", other->id, d.chip);
+    } else if (!d.chip.empty() && !other->chip.empty() && other->cc == d.cc && setInsideTheSm(f.key)) {
+      e.basis = FigureBasis::Derived;
+      e.reason = fmt::format("measured on {} ({}); derived: a property of the SM, one design per compute capability ({})",
+                             other->id, other->chip, d.cc.smName());
     } else {
       e.basis = FigureBasis::Assumed;
       e.reason = fmt::format("measured on {} ({}), not on this chip ({})", other->id,

@@ -2,7 +2,8 @@
 // not: `teg devices audit`. Each parameter the engine reads (timingConfigFor's rules: a product's
 // measured latency.<level> beats the generation's timing.<level>_latency, a class without a
 // latency takes fp32_fma's) is traced to the figure that supplies it, and that figure is
-// classified from data — its "basis" and "measured_on" fields and the GPUs' "chip" figures —
+// classified from data — its "basis" and "measured_on" fields, the GPUs' "chip" figures and, for a
+// figure set inside the SM, their compute capability (one SM design per cc: derived) —
 // never guessed from its source text (except the one documented fallback below).
 #pragma once
 
@@ -18,7 +19,8 @@ enum class FigureBasis {
   Measured,      // a published measurement of this product
   Sibling,       // a published measurement of another product with the same chip
   Documented,    // the vendor's documentation states it (a guide, a whitepaper)
-  Derived,       // computed by a documented rule from other figures (the source says which)
+  Derived,       // computed by a documented rule from other figures (the source says which), or an
+                 // SM-internal figure measured on another chip of the same compute capability
   Assumed,       // taken from another chip or generation, or a default without a figure
   Unclassified,  // the figure records no basis and none can be inferred
 };
