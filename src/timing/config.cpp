@@ -145,6 +145,14 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.sharedBanks = d.limits.sharedMemoryBanks;
   c.sharedBankWidth = d.limits.sharedMemoryBankWidth;
   c.halfWarpShared = d.cc.major == 1;  // cc 1.x: a warp's request is two half-warp requests
+  // Volta and later: lanes paired on one address share the return data (trace::pairUniformAddresses
+  // cites NVIDIA's statement for cc 7.0-7.5 and Nsight Compute counts on cc 8.6 and 9.0; the other
+  // generations with Volta's unified L1/shared array are taken to keep it).
+  c.sharedPairedLoads = d.cc.major >= 7;
+  if (c.sharedPairedLoads)
+    c.provenance.push_back({"shared loads of paired lanes", "half the wavefronts of a wide load",
+                            "NVIDIA forum (Greg Smith, 2019, cc 7.0-7.5: LDS.128 of uniform pairs 4 -> 2 requests); "
+                            "Nsight Compute on cc 8.6 and 9.0 (forum thread 373160); later generations assumed alike"});
   if (auto it = d.measured.find("mad_smem"); it != d.measured.end() && it->second.unit == "cycles") {
     c.sharedOperandLatency = it->second.value;
     c.provenance.push_back({"shared-operand instruction latency", cycles(c.sharedOperandLatency),

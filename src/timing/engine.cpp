@@ -322,9 +322,11 @@ struct TimingEngine::Impl {
       detail::MemoryRequest m;
       const unsigned bytes = std::max<unsigned>(1, s.accessBytes);
       if (s.space == trace::MemorySpace::Shared) {
+        const bool paired = config.sharedPairedLoads && s.kind == trace::InstrKind::Load &&
+                            trace::pairUniformAddresses(r.addresses, r.activeMask);
         m.wavefronts = static_cast<std::uint16_t>(trace::sharedWavefronts(
             r.addresses, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
-            static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
+            static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared, paired));
         // Conflict-free: consecutive words, one wavefront per phase with an active lane. It depends
         // only on the mask and the width, so the last answer is kept (nearly always a full warp).
         if (r.activeMask != idealMask || bytes != idealBytes) {
@@ -336,7 +338,7 @@ struct TimingEngine::Impl {
               ideal, r.activeMask, bytes, static_cast<unsigned>(config.sharedBanks),
               static_cast<unsigned>(config.sharedBankWidth), config.halfWarpShared));
         }
-        m.idealWavefronts = idealWavefronts;
+        m.idealWavefronts = std::min(idealWavefronts, m.wavefronts);  // a paired load may need fewer
         // An atomic's lanes on one word are serialised, not broadcast (trace::sharedAtomicPasses).
         if (s.kind == trace::InstrKind::Atomic && config.sharedAtomicCycles > 0)
           m.wavefronts = static_cast<std::uint16_t>(trace::sharedAtomicPasses(

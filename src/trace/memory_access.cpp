@@ -198,13 +198,27 @@ std::uint32_t segmentTransactions(Coalescing rules, const std::array<std::uint64
   return 0;
 }
 
+bool pairUniformAddresses(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask) {
+  if (activeMask == 0) return false;
+  const auto pairedBy = [&](unsigned flip) {
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if ((activeMask >> lane & 1u) == 0) continue;
+      const unsigned partner = lane ^ flip;
+      if ((activeMask >> partner & 1u) == 0 || addresses[partner] != addresses[lane]) return false;
+    }
+    return true;
+  };
+  return pairedBy(1) || pairedBy(2);
+}
+
 std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                std::uint32_t activeMask, unsigned bytesPerLane, unsigned banks,
-                               unsigned bankWidth, bool halfWarpPhases) {
+                               unsigned bankWidth, bool halfWarpPhases, bool pairedLanes) {
   if (activeMask == 0 || banks == 0 || bankWidth == 0) return 0;
   const unsigned bytes = std::max(1u, bytesPerLane);
   const unsigned bytesPerPhase = banks * bankWidth;
   unsigned lanesPerPhase = std::clamp(bytesPerPhase / bytes, 1u, 32u);
+  if (pairedLanes) lanesPerPhase = std::min(2 * lanesPerPhase, 32u);
   if (halfWarpPhases) lanesPerPhase = std::min(lanesPerPhase, 16u);
   // Shifts and masks instead of 64-bit divisions for the usual power-of-two bank width and count
   // (two 64-bit divisions per lane were half of this function's time).

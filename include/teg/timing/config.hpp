@@ -79,6 +79,9 @@ struct TimingConfig {
   int sharedBanks = 32;
   int sharedBankWidth = 4;
   bool halfWarpShared = false;       // cc 1.x: conflicts are counted per half-warp
+  // cc >= 7.0: a shared load whose lanes pair up on one address returns each pair's data once
+  // (trace::pairUniformAddresses), halving the wavefronts of a wide load.
+  bool sharedPairedLoads = false;
   // cc 1.x: an ALU instruction can take one operand from shared memory (seed 002 §1.1.2, "MAD
   // dest, [smem], src2, src3"), so a shared load feeding the next instruction is fused into it:
   // one instruction with this execution latency (conflict-free) instead of a load and an ALU op.

@@ -73,9 +73,20 @@ std::uint32_t segmentTransactions(Coalescing rules, const std::array<std::uint64
 // for 16-byte; always half-warps when `halfWarpPhases`, as on compute capability 1.x); within a
 // phase, the number of wavefronts is the largest number of distinct bank-width words that fall
 // into one bank (the same word read by several lanes is a broadcast and costs nothing extra).
+// `pairedLanes`: two lanes of one address share a phase slot, so a phase serves twice as many
+// lanes (at most the warp); see pairUniformAddresses.
 std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                std::uint32_t activeMask, unsigned bytesPerLane, unsigned banks,
-                               unsigned bankWidth, bool halfWarpPhases);
+                               unsigned bankWidth, bool halfWarpPhases, bool pairedLanes = false);
+
+// True when the active lanes come in pairs with one address: every active lane n has its partner
+// n^1 active at the same address, or every one has n^2 (a warp-wide broadcast is both). On cc 7.0
+// and later a shared load of that shape returns the pair's data once, so a wide load (LDS.64,
+// LDS.128) needs half the wavefronts (NVIDIA forum, Greg Smith, "Unexpected shared memory bank
+// conflict", 2019: LDS.128 4 -> 2 requests on cc 7.0-7.5; Nsight Compute on an A10 (cc 8.6) and
+// an H100 (cc 9.0), forum thread 373160: an LDS.128 whose lanes 0-15 and 16-31 read one address
+// each takes 2 wavefronts).
+bool pairUniformAddresses(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask);
 
 // Passes a shared-memory atomic needs: every active lane takes its word's bank for a pass of its
 // own (no broadcast: lanes on the same word are serialised), so the count is the most lanes any

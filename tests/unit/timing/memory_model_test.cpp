@@ -37,6 +37,28 @@ TEST(MemoryModel, BankConflictsSerialiseTheSharedPipeline) {
   EXPECT_DOUBLE_EQ(whatIf.cycles, padded.cycles);
 }
 
+// 8 warps each read one 16-byte shared vector, every lane the same address (an LDS.128
+// broadcast, as the worklog SGEMMs read their A tile): 4 quarter-warp phases, or 2 where paired
+// lanes share their return data (cc >= 7.0, trace::pairUniformAddresses).
+TEST(MemoryModel, ABroadcastVectorLoadTakesHalfTheWavefrontsWherePairedLanesShareTheirData) {
+  const auto run = [](bool paired) {
+    auto config = simpleConfig(4, 1, 1);
+    config.sharedPairedLoads = paired;
+    const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Shared, {1}, {3}, 16), alu({2}, {1})}, 1, 256);
+    return runSynthetic(
+        config, {}, kernel, [](auto, auto) { return std::vector<std::uint32_t>{0, 1}; },
+        [](auto, auto, std::size_t, int) { return std::uint64_t{256}; });
+  };
+  const auto quarter = run(false);
+  const auto paired = run(true);
+  EXPECT_EQ(quarter.memory.sharedWavefronts, 8u * 4u);
+  EXPECT_EQ(paired.memory.sharedWavefronts, 8u * 2u);
+  // The pipe is busy 2 cycles a wavefront: the last warp's load issues at 7 x 8 = 56 (unpaired)
+  // or 7 x 4 = 28 (paired); its data return 20 + (waves - 1) x 2 later; the add takes 4.
+  EXPECT_DOUBLE_EQ(quarter.cycles, 56 + 20 + 3 * 2 + 4);
+  EXPECT_DOUBLE_EQ(paired.cycles, 28 + 20 + 1 * 2 + 4);
+}
+
 // 16 warps each load 64 distinct consecutive 128-byte lines (coalesced f32) through a 16 B/cycle
 // DRAM share with no L2, at most `concurrency` sectors in flight (0: no limit).
 TimingResult streamingLoads(int concurrency) {

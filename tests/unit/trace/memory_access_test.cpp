@@ -139,6 +139,43 @@ TEST(BankConflicts, DoublesAreServedInTwoHalfWarpPhases) {
   EXPECT_EQ(sharedWavefronts(strided(0, 8), 0xFFFFFFFFu, 8, 32, 4, false), 2u);
 }
 
+// Lanes paired on one address (cc >= 7.0). NVIDIA (forum, Greg Smith, 2019): an LDS.128 whose
+// lanes pair up on one address needs 2 requests instead of 4. Nsight Compute on an A10 and an
+// H100 (forum thread 373160): pattern 2 (lanes 0-15 read +0, lanes 16-31 read +32, 16 B each)
+// 2 wavefronts; pattern 1 (lanes n and n+16 read +32n) 8 wavefronts, as the unpaired count says.
+std::array<std::uint64_t, kWarpLanes> forumPattern1() {
+  std::array<std::uint64_t, kWarpLanes> a{};
+  for (int lane = 0; lane < kWarpLanes; ++lane) a[lane] = 32u * static_cast<std::uint64_t>(lane % 16);
+  return a;
+}
+
+std::array<std::uint64_t, kWarpLanes> forumPattern2() {
+  std::array<std::uint64_t, kWarpLanes> a{};
+  for (int lane = 0; lane < kWarpLanes; ++lane) a[lane] = lane < 16 ? 0u : 32u;
+  return a;
+}
+
+TEST(BankConflicts, PairUniformAddressesNeedEveryLanesPartnerAtItsAddress) {
+  EXPECT_TRUE(pairUniformAddresses(strided(64, 0), 0xFFFFFFFFu));  // a broadcast
+  EXPECT_TRUE(pairUniformAddresses(forumPattern2(), 0xFFFFFFFFu));
+  EXPECT_FALSE(pairUniformAddresses(forumPattern1(), 0xFFFFFFFFu));  // partners 16 apart
+  EXPECT_FALSE(pairUniformAddresses(strided(0, 16), 0xFFFFFFFFu));
+  std::array<std::uint64_t, kWarpLanes> byTwo{};  // lanes n and n^2 share: 0,1,0,1, 2,3,2,3, ...
+  for (int lane = 0; lane < kWarpLanes; ++lane) byTwo[lane] = 16u * static_cast<std::uint64_t>((lane / 4) * 2 + lane % 2);
+  EXPECT_TRUE(pairUniformAddresses(byTwo, 0xFFFFFFFFu));
+  EXPECT_FALSE(pairUniformAddresses(strided(64, 0), 0x1u));  // lane 0's partners are inactive
+  EXPECT_FALSE(pairUniformAddresses(strided(64, 0), 0u));
+}
+
+TEST(BankConflicts, PairedLanesHalveTheWavefrontsOfAWideLoad) {
+  EXPECT_EQ(sharedWavefronts(strided(64, 0), 0xFFFFFFFFu, 16, 32, 4, false), 4u);
+  EXPECT_EQ(sharedWavefronts(strided(64, 0), 0xFFFFFFFFu, 16, 32, 4, false, true), 2u);
+  EXPECT_EQ(sharedWavefronts(forumPattern2(), 0xFFFFFFFFu, 16, 32, 4, false, true), 2u);
+  EXPECT_EQ(sharedWavefronts(forumPattern1(), 0xFFFFFFFFu, 16, 32, 4, false), 8u);
+  // A 4-byte load already serves the whole warp in one phase.
+  EXPECT_EQ(sharedWavefronts(strided(64, 0), 0xFFFFFFFFu, 4, 32, 4, false, true), 1u);
+}
+
 TEST(BankConflicts, GT200HalfWarpWithSixteenBanks) {
   // Lai §3.2.3.3 / §3.4.1: B[16][16] floats read down a column by a half-warp: all 16 lanes in
   // one bank -> 16 wavefronts per half-warp, 32 for the warp.
