@@ -22,6 +22,7 @@ MemoryGeometry MemoryGeometry::forDevice(const device::Device& gpu) {
   g.sectorBytes = gpu.memory.sectorBytes;
   g.lineBytes = gpu.memory.l1LineBytes;
   g.coalescing = trace::coalescingOf(gpu.cc.major, gpu.cc.minor);
+  g.pairedSharedLoads = trace::sharedLoadsPairLanes(gpu.cc.major);
   const auto missing = [&](const char* key) {
     throw Error(fmt::format("device '{}' has no {} (needed for memory statistics)", gpu.id, key));
   };
@@ -196,9 +197,12 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
       ++s.requests;
       s.threadAccesses += lanes;
       s.bytesRequested += bytes;
+      // As the timing engine counts them (engine.cpp): loads of paired lanes take half the wavefronts.
+      const bool paired = geometry_.pairedSharedLoads && si.kind == InstrKind::Load &&
+                          trace::pairUniformAddresses(r.addresses, mask);
       s.wavefronts += trace::sharedWavefronts(r.addresses, mask, size, static_cast<unsigned>(geometry_.sharedBanks),
                                               static_cast<unsigned>(geometry_.sharedBankWidth),
-                                              geometry_.halfWarpShared);
+                                              geometry_.halfWarpShared, paired);
       s.idealWavefronts += sharedIdealWavefronts(geometry_, mask, size);
       return;
     }

@@ -7,6 +7,7 @@
 
 #include "teg/support/error.hpp"
 #include "teg/timing/config.hpp"
+#include "teg/trace/memory_access.hpp"
 
 namespace teg::timing {
 
@@ -145,10 +146,8 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   c.sharedBanks = d.limits.sharedMemoryBanks;
   c.sharedBankWidth = d.limits.sharedMemoryBankWidth;
   c.halfWarpShared = d.cc.major == 1;  // cc 1.x: a warp's request is two half-warp requests
-  // Volta and later: lanes paired on one address share the return data (trace::pairUniformAddresses
-  // cites NVIDIA's statement for cc 7.0-7.5 and Nsight Compute counts on cc 8.6 and 9.0; the other
-  // generations with Volta's unified L1/shared array are taken to keep it).
-  c.sharedPairedLoads = d.cc.major >= 7;
+  // Volta and later: lanes paired on one address share the return data (trace/memory_access.hpp).
+  c.sharedPairedLoads = trace::sharedLoadsPairLanes(d.cc.major);
   if (c.sharedPairedLoads)
     c.provenance.push_back({"shared loads of paired lanes", "half the wavefronts of a wide load",
                             "NVIDIA forum (Greg Smith, 2019, cc 7.0-7.5: LDS.128 of uniform pairs 4 -> 2 requests); "

@@ -39,6 +39,7 @@ struct MemoryGeometry {
   // cc 1.x: global requests also count the transactions of the half-warp segment rules, which
   // are what such a GPU moves (trace/memory_access.hpp).
   trace::Coalescing coalescing = trace::Coalescing::Sectors;
+  bool pairedSharedLoads = false;  // trace::sharedLoadsPairLanes: paired lanes halve a wide load's wavefronts
 
   static MemoryGeometry forDevice(const device::Device& gpu);  // throws teg::Error if incomplete
 };

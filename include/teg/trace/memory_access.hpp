@@ -88,6 +88,12 @@ std::uint32_t sharedWavefronts(const std::array<std::uint64_t, kWarpLanes>& addr
 // each takes 2 wavefronts).
 bool pairUniformAddresses(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask);
 
+// Whether a generation pairs lanes that way: Volta and later (the sources above cover cc 7.0-7.5,
+// 8.6 and 9.0; the other generations with Volta's unified L1/shared array are taken to keep it).
+// One rule for the timing engine and the emulator's statistics, so `teg run` and `teg predict`
+// count the same wavefronts.
+constexpr bool sharedLoadsPairLanes(int computeCapabilityMajor) { return computeCapabilityMajor >= 7; }
+
 // Passes a shared-memory atomic needs: every active lane takes its word's bank for a pass of its
 // own (no broadcast: lanes on the same word are serialised), so the count is the most lanes any
 // one bank serves. Phases do not apply: the pipe serialises lane by lane within a bank.

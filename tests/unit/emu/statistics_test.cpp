@@ -316,6 +316,29 @@ TEST(StatisticsCollector, SharedStoresAndLoadsOfATransposeTile) {
   EXPECT_EQ(stats.kernels()[0].byLine.size(), 2u);
 }
 
+// A warp-wide broadcast float4 shared load (every lane at byte 0): four quarter-warp phases of
+// one wavefront each without pairing; on Volta and later paired lanes share a phase slot, so two
+// (trace::sharedLoadsPairLanes; the timing engine counts the same).
+TEST(StatisticsCollector, ABroadcastFloat4LoadTakesTwoWavefrontsWherePairedLanesShare) {
+  trace::KernelInfo k;
+  k.name = "b";
+  k.block = {32, 1, 1};
+  k.instructions = {instr(0, InstrKind::Load, MemorySpace::Shared, 16, 3, "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r1];")};
+  for (const bool paired : {false, true}) {
+    MemoryGeometry g = modern();
+    g.pairedSharedLoads = paired;
+    StatisticsCollector stats(g);
+    stats.beginKernel(k);
+    stats.beginBlock(0);
+    stats.instruction(rec(0, 0, 0, kAll, strided(0, 0)));
+    stats.endBlock(0);
+    stats.endKernel();
+    EXPECT_EQ(stats.kernels()[0].total.sharedLoads.wavefronts, paired ? 2u : 4u) << "paired " << paired;
+  }
+  EXPECT_TRUE(trace::sharedLoadsPairLanes(7));
+  EXPECT_FALSE(trace::sharedLoadsPairLanes(6));
+}
+
 TEST(StatisticsCollector, ComputeCapability1xCountsSegmentTransactions) {
   // Floats from byte 4 on a GT200 (cc 1.3): 5 sectors touched, but the half-warps move 128 + 64 +
   // 32 bytes (guide, cc 1.x global memory), so coalescing efficiency is 128 / 224, not 128 / 160.
