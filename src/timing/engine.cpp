@@ -19,6 +19,7 @@
 #include "load_hoisting.hpp"
 #include "loop_extrapolation.hpp"
 #include "partition_skew.hpp"
+#include "tail_wave.hpp"
 #include "sm_model.hpp"
 #include "teg/support/error.hpp"
 #include "teg/trace/memory_access.hpp"
@@ -653,13 +654,18 @@ TimingResult TimingEngine::finish() {
     return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, sharing.ownFetchFraction, contention,
                               into);
   };
+  // The last partial wave's blocks run alone (tail_wave.hpp): copies of as many traced blocks,
+  // taken before the simulation hoists their loads.
+  const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
+  std::vector<detail::BlockTrace> tailBlocks(
+      blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(detail::tailWaveBlocks(result.blocksOnSm, slots, blocks.size())));
   std::vector<double> completion = simulateSampledLoop(options, blocks, simulate, result);
   if (completion.empty()) completion = simulate(blocks, result);
 
   result.blocksSimulated = blocks.size();
-  const auto slots = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
   result.waves = static_cast<int>((result.blocksOnSm + slots - 1) / slots);
   result.cycles = result.simulatedCycles;
+  double tailWaveEnd = 0, tailWaveAdds = 0;
   if (result.blocksSimulated < result.blocksOnSm) {
     // Steady state (steadyTimePerBlock).
     std::vector<double> done = completion;
@@ -674,6 +680,16 @@ TimingResult TimingEngine::finish() {
       if (bound.name != detail::kConcurrencyBoundName)
         perBlock = std::max(perBlock, bound.cycles / static_cast<double>(k));
     result.cycles = done[k - 1] + perBlock * static_cast<double>(result.blocksOnSm - k);
+    if (!tailBlocks.empty()) {
+      TimingResult tailResult;
+      tailResult.blocksOnSm = tailBlocks.size();
+      std::vector<double> tail = simulateSampledLoop(options, tailBlocks, simulate, tailResult);
+      if (tail.empty()) tail = simulate(tailBlocks, tailResult);
+      const double tailDuration = tail.empty() ? 0 : *std::max_element(tail.begin(), tail.end());
+      tailWaveEnd = detail::tailWaveFinish(done, slots, result.blocksOnSm, perBlock, tailDuration);
+      tailWaveAdds = tailWaveEnd - result.cycles;
+      result.cycles = std::max(result.cycles, tailWaveEnd);
+    }
     result.extrapolated = true;
   }
   result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;
@@ -688,6 +704,15 @@ TimingResult TimingEngine::finish() {
                    100.0 * static_cast<double>(result.blocksSimulated) / static_cast<double>(result.blocksOnSm)),
        result.extrapolated ? "sampled: the rest extrapolated from the steady-state time per block"
                            : "every block of the SM's share simulated"});
+  if (!tailBlocks.empty())
+    result.assumptions.push_back(
+        {"last partial wave",
+         fmt::format("{} blocks run alone after the last full wave{}", tailBlocks.size(),
+                     tailWaveAdds > 0 ? fmt::format(": {:.0f} cycles more than the steady pace ({:.1f} %)", tailWaveAdds,
+                                                    100 * tailWaveAdds / std::max(1.0, result.cycles - tailWaveAdds))
+                                      : std::string(" within the steady pace")),
+         "model (tail_wave.hpp): they start as the last full wave frees its slots and take the time they take alone "
+         "(simulated), not a share of the SM's pace"});
   if (const LoopSampling& loop = result.loopSampling; loop.applied)
     result.assumptions.push_back(
         {"loop iterations sampled",

@@ -307,7 +307,7 @@ TEST(TimingFigures, MeasuredSustainedDramBandwidthIsTheMemoryThroughputRow) {
     EXPECT_NEAR(d.memory.dramSustainedGBs, gbs, 0.05);
     ++checked;
   }
-  EXPECT_EQ(checked, 6);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800
+  EXPECT_EQ(checked, 7);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800, RTX 5090 (a 5090 D's copy)
 }
 
 // Every product from Volta on has a sustained DRAM bandwidth below its peak; a derived one is the
