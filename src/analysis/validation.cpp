@@ -272,6 +272,15 @@ ValidationSuite loadValidationSuite(const std::string& path) {
       s.meanTolerancePct = j["tolerance"].value("mean_pct", 0.0);
       s.maxTolerancePct = j["tolerance"].value("max_pct", 0.0);
     }
+    if (j.contains("isa")) {
+      try {
+        s.isa = parseIsaRequest(j["isa"].get<std::string>());
+      } catch (const std::exception& e) {
+        throw Error(fmt::format("{}: isa: {}", path, e.what()));
+      }
+      s.isaWhy = j.value("isa_why", "");
+      if (s.isaWhy.empty()) throw Error(fmt::format("{}: isa_why (why the suite fixes its instruction stream) is required with isa", path));
+    }
     if (j.contains("rows")) {
       const auto& rows = j["rows"];
       for (std::size_t i = 0; i < rows.size(); ++i)
@@ -362,7 +371,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     request.whatIfs = row.whatIfs;
     request.registersPerThread = row.registers;
     request.threads = options.threads;
-    request.isa = options.isa;
+    request.isa = suite.isa.value_or(options.isa);
     const Prediction p = predict(request);
     const timing::TimingResult& r = p.whatIfs.empty() ? p.result : p.whatIfs.back().result;
     const double bytes = row.bytes.value_or(suite.bytes);
@@ -375,7 +384,7 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     rr.boundCycles = bounds.bounds.empty() ? 0 : bounds.bounds.front().cycles;
     rr.predictedCycles = p.result.cycles;
     rr.isa = p.isa.isa;
-    rr.isaReason = p.isa.reason;
+    rr.isaReason = suite.isa ? fmt::format("the suite asks for {}: {}", isaRequestName(*suite.isa), suite.isaWhy) : p.isa.reason;
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;

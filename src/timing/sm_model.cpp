@@ -140,6 +140,10 @@ struct Slot {
   int liveWarps = 0;
   int arrived = 0;
   std::size_t blockIndex = 0;
+  // When the block's last global atomic is performed at the L2. A reduction no warp waits for
+  // (SASS RED, an atom whose result is never read) still has to be done before the block is:
+  // the kernel's end makes every atomic's effect visible.
+  double atomicsDoneAt = 0;
 };
 
 class Sm {
@@ -249,6 +253,7 @@ class Sm {
     s.blockIndex = nextBlock_++;
     s.arrived = 0;
     s.liveWarps = 0;
+    s.atomicsDoneAt = 0;
     const int warpsPerBlock = static_cast<int>(kernel_.warpsPerBlock());
     for (int i = 0; i < warpsPerBlock; ++i) {
       Warp& w = warps_[static_cast<std::size_t>(slot * warpsPerBlock + i)];
@@ -313,9 +318,11 @@ class Sm {
     w.ownReadyAt = t;
     w.ownReason = reason;
     w.groupKey = d.groupKey;
-    if (d.port == Port::Global) {
+    if (d.port != Port::Alu) {
       const WarpOp& op = (*w.ops)[w.next];
-      w.groupKey = kGlobalGroupKeys + (op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1);
+      if (op.activeMask == 0) w.groupKey = d.unit;  // no lane: it waits for no pipe (issue below)
+      else if (d.port == Port::Global)
+        w.groupKey = kGlobalGroupKeys + (op.memory != kNoMemory ? requestSectors(*w.block, op.memory) : 1);
     }
   }
 
@@ -575,8 +582,20 @@ class Sm {
     double busy = d.unitInterval;
     bool sharedResource = true;  // changed a resource other schedulers' warps may wait for
     MemoryCounters& mc = result_.memory;
-    switch (d.port) {
+    // A memory instruction whose guard is false on every lane (ptxas if-converts a short branch:
+    // `@P0 LDG ...; @P0 STS ...` with P0 false for the whole warp) is scheduled but "instructions
+    // with a false predicate do not write results, and also do not evaluate addresses or read
+    // operands" (CUDA C++ Programming Guide, "Branch Predication"): it takes its issue slot and
+    // nothing of the LSU, the shared pipe or the memory system. Its barrier clears as a store's
+    // does, one class latency after issue.
+    const bool noLanes = op.activeMask == 0 && d.port != Port::Alu;
+    switch (noLanes ? Port::Alu : d.port) {
       case Port::Alu:
+        if (noLanes) {
+          busy = 0;
+          sharedResource = false;
+          break;
+        }
         unitFreeAt_[unitSlot(s, d.unit)] = now + d.unitInterval;
         sharedResource = config_.unitSharedBySm[static_cast<std::size_t>(config_.pipe(d.unit))];
         break;
@@ -619,6 +638,8 @@ class Sm {
         } else {
           ++mc.atomics;
           complete = memory_.atomic(now, list, sectors, m == nullptr ? 1 : std::max<int>(1, m->sameWordLanes), mc);
+          Slot& own = slots_[static_cast<std::size_t>(w.slot)];
+          own.atomicsDoneAt = std::max(own.atomicsDoneAt, complete);
         }
         break;
       }
@@ -691,7 +712,7 @@ class Sm {
       if (d.kind == trace::InstrKind::Barrier) --slot.arrived;
     }
     releaseBarrierIfComplete(w.slot, now);
-    if (slot.liveWarps == 0) finishBlock(w.slot, std::max(now + busy, complete));
+    if (slot.liveWarps == 0) finishBlock(w.slot, std::max({now + busy, complete, slot.atomicsDoneAt}));
     if (sharedResource) refreshOtherSchedulers(s, now);
   }
 

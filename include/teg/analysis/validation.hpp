@@ -83,6 +83,10 @@ struct ValidationSuite {
   // and one stream launch, averaged).
   std::string launch = "kernel";
   double meanTolerancePct = 0, maxTolerancePct = 0;  // 0 = not checked
+  // "isa": the instruction stream every row is timed on whatever --isa says, for suites that
+  // check a mechanism of one path only (the PTX software sequences); "isa_why" says why.
+  std::optional<IsaRequest> isa;
+  std::string isaWhy;
   std::vector<ValidationRow> rows;
 };
 

@@ -110,6 +110,26 @@ TEST(ValidationSuite, EveryShippedSuiteLoads) {
   for (const auto& f : files) EXPECT_NO_THROW(loadValidationSuite(f)) << f;
 }
 
+TEST(ValidationSuite, ASuiteMayFixItsInstructionStreamAndSaysWhy) {
+  // The PTX software-sequence suites check a PTX-side mechanism: PTX whatever --isa says.
+  for (const char* name : {"ptx-sequences-titan-rtx", "ptx-sequences-titan-v"}) {
+    const auto suite = loadValidationSuite(kData + "/suites/" + name + ".json");
+    ASSERT_TRUE(suite.isa.has_value()) << name;
+    EXPECT_EQ(*suite.isa, IsaRequest::Ptx) << name;
+    EXPECT_NE(suite.isaWhy.find("software sequences"), std::string::npos) << name;
+  }
+  EXPECT_FALSE(loadValidationSuite(kData + "/suites/latency-t4.json").isa.has_value());
+  const std::string head = R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+                               "metric": {"kind": "cycles"}, "rows": [{"label": "1", "measured": 1}], )";
+  const auto noWhy = writeTemp("nowhy.json", head + R"("isa": "ptx"})");
+  EXPECT_NE(errorOf(noWhy).find("nowhy.json: isa_why (why the suite fixes its instruction stream) is required with isa"),
+            std::string::npos)
+      << errorOf(noWhy);
+  const auto bad = writeTemp("badisa.json", head + R"("isa": "cuda", "isa_why": "w"})");
+  EXPECT_NE(errorOf(bad).find("badisa.json: isa: "), std::string::npos) << errorOf(bad);
+  EXPECT_NE(errorOf(bad).find("cuda"), std::string::npos) << errorOf(bad);
+}
+
 TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   const auto bad = writeTemp("bad.json", "{\"name\": \"x\",\n \"title\": }");
   EXPECT_NE(errorOf(bad).find("bad.json:2:"), std::string::npos) << errorOf(bad);

@@ -170,3 +170,39 @@ TEST(SassDescribe, ControlWordsAndSourceSlotsReachTheTrace) {
   EXPECT_EQ(ffma.control.waitMask, 1u << 2);  // waits for the LDG's R4
   EXPECT_EQ(ffma.sourceSlots, (teg::trace::OperandSlots{4, 5, -1, -1}));  // RZ reads no bank
 }
+
+// The atomics ptxas writes for atomicAdd (RED where the result is unused, ATOMG where it is read,
+// ATOMS in shared memory), read by hand: each must reach the engine as a global or shared
+// atomic of the right width, or the same-address serialisation (src/timing/memory_system.cpp,
+// MemorySystem::atomic; trace::sameWordLanes) never sees it.
+TEST(SassDescribe, AtomicsAndReductionsAreAtomicsOfTheirSpaceAndWidth) {
+  const char* const text = R"(
+	.section	.text.a,"ax",@progbits
+        .type           a,@function
+        .other          a,@"STO_CUDA_ENTRY STV_DEFAULT"
+a:
+        /*0000*/                   RED.E.ADD.64.STRONG.GPU [R4.64], R2 ;
+        /*0010*/                   ATOMG.E.ADD.STRONG.GPU PT, R3, [R4.64], R6 ;
+        /*0020*/                   ATOMS.ADD R7, [R8], R9 ;
+        /*0030*/                   EXIT ;
+)";
+  const Module module = parseDisassembly(text, "a.sass");
+  const auto info = describeKernel(module, module.functions.at(0));
+  const auto& red = info.instructions.at(0);
+  EXPECT_EQ(red.kind, InstrKind::Atomic);
+  EXPECT_EQ(red.space, MemorySpace::Global);
+  EXPECT_EQ(red.accessBytes, 8);
+  EXPECT_EQ(red.defs, (V{}));  // a reduction writes no register: no warp waits for it
+  EXPECT_EQ(red.uses, (V{2, 3, 4, 5}));
+  const auto& atomg = info.instructions.at(1);
+  EXPECT_EQ(atomg.kind, InstrKind::Atomic);
+  EXPECT_EQ(atomg.space, MemorySpace::Global);
+  EXPECT_EQ(atomg.accessBytes, 4);
+  EXPECT_EQ(atomg.defs, (V{3}));
+  EXPECT_EQ(atomg.uses, (V{4, 5, 6}));
+  const auto& atoms = info.instructions.at(2);
+  EXPECT_EQ(atoms.kind, InstrKind::Atomic);
+  EXPECT_EQ(atoms.space, MemorySpace::Shared);
+  EXPECT_EQ(atoms.defs, (V{7}));
+  EXPECT_EQ(atoms.uses, (V{8, 9}));
+}

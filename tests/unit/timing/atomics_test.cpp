@@ -31,6 +31,11 @@ double cyclesOf(const TimingConfig& c, const trace::KernelInfo& k,
   return runSynthetic(c, {}, k, [](auto, auto) { return everyPc(2); }, address).cycles;
 }
 
+double cyclesOf5(const TimingConfig& c, const trace::KernelInfo& k,
+                 const std::function<std::uint64_t(std::uint32_t, std::uint32_t, std::size_t, int)>& address) {
+  return runSynthetic(c, {}, k, [](auto, auto) { return everyPc(5); }, address).cycles;
+}
+
 // 32 lanes on one word: the L2 unit performs 32 operations one after another, 1 cycle each, so
 // the result comes back 31 cycles later than when the lanes hit 32 different words (1 operation
 // each on 32 units' worth of words, the busiest word taking 1).
@@ -62,6 +67,25 @@ TEST(Atomics, WarpsOnTheSameWordQueueBehindEachOther) {
     return std::uint64_t{4096} + 1024u * warp;
   });
   EXPECT_DOUBLE_EQ(shared - apart, 31.0);
+}
+
+// A reduction no instruction waits for (SASS `RED`, which writes no register; an atom whose
+// result is never read) still has to be performed before its block, and so the kernel, is done.
+// Four REDs of 32 lanes on one word, issued at 0, 1, 2, 3, then an FADD at 4 (done at 8): the
+// L2 unit performs the first RED's 32 operations in [0, 32), the next ones in [32, 64), [64, 96),
+// [96, 128); the last RED's completion is its L2 hit (3 + 200) plus the unit's wait for it
+// (128 - 3): 328, so the kernel takes 328 cycles, not the 8 of its last instruction. On SASS and on
+// PTX alike (the rule is the memory system's, not the instruction stream's).
+TEST(Atomics, AReductionNobodyWaitsForStillEndsTheKernel) {
+  const auto red = memory(trace::InstrKind::Atomic, trace::MemorySpace::Global, {}, {2, 3});
+  auto k = kernelOf({red, red, red, red, alu({11}, {4, 5})}, 1, 32);
+  const auto oneWord = [](auto, auto, auto, int) { return std::uint64_t{4096}; };
+  EXPECT_DOUBLE_EQ(cyclesOf5(atomicConfig(1), k, oneWord), 328.0);
+  k.isa = trace::Isa::Sass;
+  for (auto& s : k.instructions) s.control.stall = 1;
+  EXPECT_DOUBLE_EQ(cyclesOf5(atomicConfig(1), k, oneWord), 328.0);
+  // Without the serialising figure the last RED is done at its L2 hit: 3 + 200.
+  EXPECT_DOUBLE_EQ(cyclesOf5(atomicConfig(0), k, oneWord), 203.0);
 }
 
 // Shared memory: an atomic's 32 lanes on one word take 32 passes (a load's would be one

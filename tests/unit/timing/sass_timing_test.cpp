@@ -119,6 +119,71 @@ TEST(SassTiming, ConsumerOfAGlobalLoadWaitsExactlyUntilTheLoadCompletes) {
   EXPECT_DOUBLE_EQ(r.stalls[static_cast<int>(StallReason::LongScoreboard)], t[0].complete - 2.0);
 }
 
+TEST(SassTiming, AnInstructionWhoseGuardIsFalseOnEveryLaneMovesNoData) {
+  // ptxas if-converts `if (never) smem[tid] = B[tid];` into `@P0 LDG R2 (W0); @P0 STS [R9], R2
+  // (waits on W0)`. With P0 false on the whole warp, "instructions with a false predicate do not
+  // write results, and also do not evaluate addresses or read operands" (CUDA C++ Programming
+  // Guide, "Branch Predication"): the LDG issues at 0 and clears W0 one class latency (6) later,
+  // not after a trip to the L2 (200); the STS issues at 6 (done at 12), the FADD at 7 (done at 13).
+  // Neither occupies the LSU or the shared pipe, nor counts as a request.
+  const auto ldg = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Global, {2}, {2}), control(1, 0));
+  const auto sts = withControl(memory(trace::InstrKind::Store, trace::MemorySpace::Shared, {}, {9, 2}), control(1, -1, -1, 1u << 0));
+  const auto fadd = withControl(alu({5}, {6}), control(1));
+  const auto guardFalse = [](auto, auto, std::size_t i) { return i < 2 ? 0u : 0xFFFFFFFFu; };
+  const auto r = runSynthetic(simpleConfig(6, 1, 1), withTimeline(), sassKernel({ldg, sts, fadd}),
+                              [](auto, auto) { return everyPc(3); }, laneWords, guardFalse);
+  const auto t = ofWarp(r, 0);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_DOUBLE_EQ(t[0].complete, 6.0);
+  EXPECT_DOUBLE_EQ(t[1].issue, 6.0);
+  EXPECT_DOUBLE_EQ(t[2].issue, 7.0);
+  EXPECT_DOUBLE_EQ(r.cycles, 13.0);
+  EXPECT_EQ(r.memory.globalLoads, 0u);
+  EXPECT_EQ(r.memory.sharedRequests, 0u);
+  // The same instructions with every lane on: the load goes to the L2 (a miss here) and the
+  // store waits for it.
+  const auto on = runSynthetic(simpleConfig(6, 1, 1), withTimeline(), sassKernel({ldg, sts, fadd}),
+                               [](auto, auto) { return everyPc(3); }, laneWords);
+  EXPECT_GT(ofWarp(on, 0)[1].issue, 200.0);
+  EXPECT_EQ(on.memory.globalLoads, 1u);
+}
+
+TEST(SassTiming, AChaseHopIsTheLoadPlusPtxasStallsOfItsAddressArithmetic) {
+  // The DRAM chase of data/validation/kernels/pointer_chase.cu (coldChase, p += 4096 + *p) as
+  // ptxas 13 writes it for sm_75 (control words decoded from nvdisasm -hex):
+  //   LDG.E.64 R6, [R8]          W2, S02
+  //   IADD3 R10, P1, R6, R8, RZ  waits on 2, S05
+  //   IMAD.X R11, R7, 0x1, R9, P1            S08
+  //   LDG.E.64 R6, [R10+0x1000]  ...
+  // A hop is the load's latency (an L2 hit here, 200) plus the two stall counts, 5 + 8: 213. The
+  // PTX path times the same chain as two dependent add.s64 at the class latency (4 here): 208.
+  // This is why the DRAM chase rows of the latency suites come out a few cycles longer on SASS:
+  // the hardware honours ptxas's stall counts, longer than the documented latencies.
+  using trace::InstrKind;
+  using trace::MemorySpace;
+  std::vector<trace::StaticInstruction> hops;
+  for (int h = 0; h < 3; ++h) {
+    const std::uint32_t from = h % 2 == 0 ? 8 : 10, to = h % 2 == 0 ? 10 : 8;
+    hops.push_back(withControl(memory(InstrKind::Load, MemorySpace::Global, {6, 7}, {from, from + 1}, 8), control(2, 2)));
+    const std::uint32_t carry = 100;  // P1: the IADD3's carry out, the IMAD.X's carry in
+    hops.push_back(withControl(alu({to, carry}, {6, from}, InstructionClass::IntAdd), control(5, -1, -1, 1u << 2)));
+    hops.push_back(withControl(alu({to + 1}, {7, from + 1, carry}, InstructionClass::IntMul), control(8)));
+  }
+  auto config = simpleConfig(4, 1, 1);
+  config.forcedL2HitRate = 1;
+  const auto lineApart = [](auto, auto, std::size_t i, int) { return std::uint64_t{4096} * (i + 1); };
+  auto kernel = sassKernel(hops, 1);
+  const auto sass = ofWarp(runSynthetic(config, withTimeline(), kernel, [](auto, auto) { return everyPc(9); }, lineApart), 0);
+  ASSERT_EQ(sass.size(), 9u);
+  EXPECT_DOUBLE_EQ(sass[0].complete - sass[0].issue, 200.0);
+  EXPECT_DOUBLE_EQ(sass[3].issue - sass[0].issue, 200.0 + 5 + 8);
+  EXPECT_DOUBLE_EQ(sass[6].issue - sass[3].issue, 200.0 + 5 + 8);
+  kernel.isa = trace::Isa::Ptx;
+  const auto ptx = ofWarp(runSynthetic(config, withTimeline(), kernel, [](auto, auto) { return everyPc(9); }, lineApart), 0);
+  ASSERT_EQ(ptx.size(), 9u);
+  EXPECT_DOUBLE_EQ(ptx[6].issue - ptx[3].issue, 200.0 + 4 + 4);
+}
+
 TEST(SassTiming, ABarrierSetByTwoLoadsClearsWhenTheLaterIsDone) {
   // Two LDS set W0 (at 0 and 1; shared pipe 2 cycles a wavefront, so the second starts at 2):
   // done at 20 and 2 + 20 = 22. The consumer waits for both (the barrier is a counter).

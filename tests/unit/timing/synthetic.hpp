@@ -75,11 +75,13 @@ inline trace::KernelInfo kernelOf(std::vector<trace::StaticInstruction> instruct
 }
 
 // Streams `pcsOfWarp(block, warp)` for every block and warp; memory instructions get the
-// addresses `addressOf(block, warp, index, lane)`.
+// addresses `addressOf(block, warp, index, lane)`; every lane is active unless `activeMaskOf(block,
+// warp, index)` says otherwise (a guard predicate false on some lanes).
 inline TimingResult runSynthetic(
     const TimingConfig& config, const EngineOptions& options, const trace::KernelInfo& kernel,
     const std::function<std::vector<std::uint32_t>(std::uint32_t, std::uint32_t)>& pcsOfWarp,
-    const std::function<std::uint64_t(std::uint32_t, std::uint32_t, std::size_t, int)>& addressOf = nullptr) {
+    const std::function<std::uint64_t(std::uint32_t, std::uint32_t, std::size_t, int)>& addressOf = nullptr,
+    const std::function<std::uint32_t(std::uint32_t, std::uint32_t, std::size_t)>& activeMaskOf = nullptr) {
   TimingEngine engine(config, options);
   engine.beginKernel(kernel);
   for (std::uint32_t b = 0; b < kernel.grid.count(); ++b) {
@@ -91,7 +93,7 @@ inline TimingResult runSynthetic(
         r.block = b;
         r.warp = w;
         r.pc = pcs[i];
-        r.activeMask = 0xFFFFFFFFu;
+        r.activeMask = activeMaskOf ? activeMaskOf(b, w, i) : 0xFFFFFFFFu;
         if (addressOf)
           for (int lane = 0; lane < 32; ++lane) r.addresses[lane] = addressOf(b, w, i, lane);
         engine.instruction(r);
