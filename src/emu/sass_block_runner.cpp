@@ -196,7 +196,10 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
       std::uint32_t required = 0;
       auto same = [&](const SassGroup& o) {
         if (o.wait != g.wait) return false;
-        if (g.wait == SassGroup::Wait::Bsync) return o.waitArg == g.waitArg;
+        // A BSYNC merges the lanes waiting at that instruction only: a callee may reuse the
+        // caller's barrier register (a division slow path's BSYNC B1 while the caller's next
+        // region waits at its own BSYNC B1), and lanes must resume after their own BSYNC.
+        if (g.wait == SassGroup::Wait::Bsync) return o.waitArg == g.waitArg && o.pc == g.pc;
         return o.pc == g.pc;
       };
       for (const SassGroup& o : rt.groups)
