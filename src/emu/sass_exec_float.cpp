@@ -361,7 +361,12 @@ void decodeMufu(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
       break;
     }
   if (!found) sassDecodeError(ir, ctx, "unsupported function of");
-  floatImmediates(in, ir, false);
+  const bool wide = in.aux == static_cast<std::uint32_t>(Mufu::Rcp64h) || in.aux == static_cast<std::uint32_t>(Mufu::Rsq64h);
+  floatImmediates(in, ir, wide);
+  // "MUFU.RCP64H R23, -20329664": the operand of the FP64 forms is the high word of a double, and
+  // nvdisasm prints that double's value (-20329664 = 0xc1736340'00000000), not a binary32 one.
+  if (wide && (in.op[1].kind == OpndKind::FloatImm || in.op[1].kind == OpndKind::Imm) && !isHexText(ir.operands[1].text))
+    in.op[1].imm = static_cast<std::uint32_t>(static_cast<std::uint64_t>(in.op[1].imm64) >> 32);
   sassDestination(in.op[0]);
   in.fn = &mufuHandler;
 }

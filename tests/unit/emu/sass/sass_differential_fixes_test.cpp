@@ -11,7 +11,9 @@
 // - `FSEL R7, R5, -QNAN, !P0`: nvdisasm prints any NaN immediate as QNAN, the payload (here the
 //   high word 0xfff00000 of -inf) is in the encoding;
 // - two slow-path subroutines on divergent lanes reuse the barrier register B1: a BSYNC B1 must
-//   merge only the lanes waiting at that BSYNC, not lanes waiting at the callee's BSYNC B1.
+//   merge only the lanes waiting at that BSYNC, not lanes waiting at the callee's BSYNC B1;
+// - the carry out of IMAD.WIDE (P0) in ptxas's 64-bit division;
+// - `MUFU.RCP64H R23, -20329664`: the immediate of an FP64 MUFU is the high word of that double.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -40,6 +42,13 @@ extern "C" __global__ void fixes(const unsigned* u, const double* d, const doubl
   r[6] = __double_as_longlong((double)(unsigned short)(u[t] >> 16) * one[t]);
   r[7] = __double_as_longlong(__int2double_rn((int)(unsigned)__half_as_ushort(__high2half(h))) / (one[t] * ceil(one[t])));
   o[t] = __half_as_ushort(__float2half_rd(fabsf(__uint_as_float(0xc0800000u))));
+}
+extern "C" __global__ void div64(const long long* a, const long long* b, long long* q) {
+  const int t = threadIdx.x;
+  q[t] = a[t] / b[t];
+}
+extern "C" __global__ void divconst(const double* a, double* q) {
+  q[threadIdx.x] = a[threadIdx.x] / -20329664.0;  // MUFU.RCP64H R23, -20329664
 }
 extern "C" __global__ void slowpaths(const float* f, float* fo) {
   const int t = threadIdx.x;
@@ -172,6 +181,52 @@ TEST_P(SassDifferentialFix, DivergentSlowPathsReusingABarrierRegister) {
       EXPECT_EQ(fo[2 * t], quotient[t]) << std::hex << fo[2 * t];
       EXPECT_EQ(fo[2 * t + 1], root[t]) << std::hex << fo[2 * t + 1];
     }
+  }
+}
+
+// ptxas's 64-bit division subroutine (`__cuda_sm20_div_s64`) chains the carry of
+// "IMAD.WIDE.U32 R8, P0, R6, R25, R8" into "IMAD.X R8, R25, 0x1, R7, P0"; a lost carry gave a
+// quotient off in its high bits. The expectation is C++'s truncating division.
+TEST_P(SassDifferentialFix, SixtyFourBitDivisionKeepsTheWideMultiplyAddCarry) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<long long> a(kThreads), b(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    // The random kernel's case first: (long long)(int)0xb051484f << 20 = -0x4faeb7b100000 by 1962.
+    a[t] = t == 0 ? -0x4faeb7b100000ll : static_cast<long long>(0x9e3779b97f4a7c15ull * (t + 1));
+    b[t] = t == 0 ? 1962 : static_cast<long long>((0x2545f4914f6cdd1dull * (t + 7)) >> (t % 60)) | 1;
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "div64", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addBuffer("b", bytesOf(b));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<long long>(e, "q");
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(q[t], a[t] / b[t]) << "thread " << t;
+  }
+}
+
+// A double divided by a constant: ptxas seeds the Newton iteration with "MUFU.RCP64H R23,
+// -20329664", whose immediate is the high word 0xc1736340 of the double nvdisasm prints (read as a
+// binary32 -20329664.0 it was 0xcb9b1a60, and the quotient was wrong). The expectation is IEEE
+// division, correctly rounded (div.rn.f64).
+TEST_P(SassDifferentialFix, DoubleDivisionByAConstantSeedsFromTheHighWord) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<double> a(kThreads);
+  for (int t = 0; t < kThreads; ++t) a[t] = (t - 11) * 1234567.891 + 0.5;
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "divconst", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<double>(e, "q");
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(bits(q[t]), bits(a[t] / -20329664.0)) << "thread " << t;
   }
 }
 
