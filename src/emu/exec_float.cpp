@@ -531,7 +531,7 @@ void BlockRunner::execConvert(Warp& w, Frame& f, const Decoded& d, std::uint32_t
           o = v;
         }
         if (sat) o = saturate(o);
-        r = bits64(o);
+        r = intRound ? canonical64(o) : bits64(o);  // cvt.rmi.f64.f64 is FRND.F64: a canonical NaN
         break;
       }
       case Type::F16: {

@@ -50,6 +50,9 @@ extern "C" __global__ void div64(const long long* a, const long long* b, long lo
 extern "C" __global__ void divconst(const double* a, double* q) {
   q[threadIdx.x] = a[threadIdx.x] / -20329664.0;  // MUFU.RCP64H R23, -20329664
 }
+extern "C" __global__ void roundnan(const double* a, double* q) {
+  q[threadIdx.x] = floor(-a[threadIdx.x]);  // FRND.F64.FLOOR R, -R
+}
 extern "C" __global__ void slowpaths(const float* f, float* fo) {
   const int t = threadIdx.x;
   fo[2 * t] = __fdiv_rn(f[3 * t], f[3 * t + 1]);
@@ -227,6 +230,27 @@ TEST_P(SassDifferentialFix, DoubleDivisionByAConstantSeedsFromTheHighWord) {
     e.run();
     const auto q = contents<double>(e, "q");
     for (int t = 0; t < kThreads; ++t) EXPECT_EQ(bits(q[t]), bits(a[t] / -20329664.0)) << "thread " << t;
+  }
+}
+
+// floor(-x) of a NaN: FRND.F64 with a negated operand on the SASS path, neg + cvt.rmi.f64.f64 on
+// the PTX path; both give the canonical NaN 0x7fffffffffffffff like the other FP64 arithmetic
+// (the host's floor kept the payload and the flipped sign: 0x7ff8000000000000 from 0xfff8...).
+TEST_P(SassDifferentialFix, RoundToIntegralOfANaNIsCanonical) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<double> a(kThreads);
+  for (int t = 0; t < kThreads; ++t) a[t] = t % 2 ? fromBits(0xfff8000000000000ull + t) : 2.5 * t;
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "roundnan", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<double>(e, "q");
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(bits(q[t]), t % 2 ? 0x7fffffffffffffffull : bits(std::floor(-2.5 * t))) << "thread " << t;
   }
 }
 
