@@ -184,21 +184,54 @@ bool BlockRunner::execFloat(Warp& w, Frame& f, const Decoded& d, std::uint32_t e
       if (sat) r = saturate(r);
       write(f, dst, l, canonical64(r));
     };
+    // div/rcp/sqrt.f64 with IEEE rounding are ptxas subroutines whose NaNs are built bit by bit
+    // (float_math.hpp, softwareDivide64); the .approx forms are MUFU instructions.
+    const bool software = !d.ir->has(ptx::modifier::kApprox) && !ftz && !sat;
     switch (d.op) {
-      case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Fma: case Opcode::Mad: case Opcode::Div:
+      case Opcode::Div:
+        if (software) {
+          forEachLane(exec, [&](int l) {
+            const double x = f64(a[l]), y = f64(b[l]);
+            write(f, dst, l, softwareDivide64(x, y, arith<double>(Opcode::Div, x, y, 0.0, mode)));
+          });
+          return true;
+        }
+        [[fallthrough]];
+      case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Fma: case Opcode::Mad:
         forEachLane(exec, [&](int l) { fin(l, arith<double>(d.op, in(a[l]), in(b[l]), in(c[l]), mode)); });
         return true;
       case Opcode::Abs: forEachLane(exec, [&](int l) { fin(l, std::fabs(in(a[l]))); }); return true;
       case Opcode::Neg: forEachLane(exec, [&](int l) { fin(l, -in(a[l])); }); return true;
       case Opcode::Min:
       case Opcode::Max:
-        forEachLane(exec, [&](int l) { fin(l, minMax(d.op == Opcode::Min, in(a[l]), in(b[l]), nanq)); });
+        // ptxas lowers min/max.f64 on every architecture (sm_75-sm_120) to DSETP.MIN/.MAX P0, P1, a,
+        // b; FSEL/SEL on P0; `@P1 LOP3.LUT hi, b.hi, 0x80000` (P1: both NaN): two NaNs give b
+        // quieted, with its payload and sign.
+        forEachLane(exec, [&](int l) {
+          const double x = in(a[l]), y = in(b[l]);
+          if (std::isnan(x) && std::isnan(y) && !nanq && !ftz && !sat) write(f, dst, l, quietNaN64(bits64(y)));
+          else fin(l, minMax(d.op == Opcode::Min, x, y, nanq));
+        });
         return true;
       case Opcode::Rcp:
+        if (software) {
+          forEachLane(exec, [&](int l) {
+            write(f, dst, l, softwareReciprocal64(f64(a[l]), arith<double>(Opcode::Div, 1.0, f64(a[l]), 0.0, mode)));
+          });
+          return true;
+        }
         // rcp.approx.ftz.f64 is a ~1 ulp-of-f32 approximation on hardware; the exact value is closer.
         forEachLane(exec, [&](int l) { fin(l, arith<double>(Opcode::Div, 1.0, in(a[l]), 0.0, mode)); });
         return true;
       case Opcode::Sqrt:
+        if (software) {
+          forEachLane(exec, [&](int l) {
+            const double x = f64(a[l]);
+            const double r = underRounding<double>(mode, [&] { volatile double v = x; return std::sqrt(v); });
+            write(f, dst, l, softwareSqrt64(x, r, d.ir->rounding == ptx::Rounding::Rn || d.ir->rounding == ptx::Rounding::None));
+          });
+          return true;
+        }
         forEachLane(exec, [&](int l) { fin(l, underRounding<double>(mode, [&] { volatile double x = in(a[l]); return std::sqrt(x); })); });
         return true;
       case Opcode::Rsqrt: forEachLane(exec, [&](int l) { fin(l, 1.0 / std::sqrt(in(a[l]))); }); return true;
@@ -498,7 +531,7 @@ void BlockRunner::execConvert(Warp& w, Frame& f, const Decoded& d, std::uint32_t
           o = v;
         }
         if (sat) o = saturate(o);
-        r = bits64(o);
+        r = intRound ? canonical64(o) : bits64(o);  // cvt.rmi.f64.f64 is FRND.F64: a canonical NaN
         break;
       }
       case Type::F16: {

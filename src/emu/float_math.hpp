@@ -60,6 +60,29 @@ inline std::uint64_t canonical32(float x) { return std::isnan(x) ? 0x7fffffffu :
 // emulators agree.
 inline std::uint64_t canonical64(double x) { return std::isnan(x) ? 0x7fffffffffffffffull : bits64(x); }
 
+// binary64 division, reciprocal and square root are not instructions on the GPU but ptxas's
+// subroutines (`__cuda_sm20_div_rn_f64_full`, `div_rz_f64_v2`, `rcp_ru_f64`, `dblrcp_rn_slowpath_v3`,
+// `dsqrt_rn_f64_mediumpath_v1`, `dsqrt_ru_f64`... in every sm_75-sm_120 cubin), whose NaN results
+// are built with integer operations, not the FPU's canonical NaN: a NaN operand comes back quieted
+// with its payload and sign (`LOP3.LUT R3, R11, 0x80000, RZ, 0xfc` on the high word; the dividend
+// is tested first), and an invalid operation (0/0, inf/inf, sqrt of a negative) gives
+// 0xfff8000000000000 (`MOV R5, 0xfff80000`). sqrt.rn of a NaN goes through `DADD R, x, x` (the
+// FPU's canonical NaN: its `DSETP.NE x, 0` fails before the sign test).
+inline std::uint64_t quietNaN64(std::uint64_t bits) { return bits | 0x0008000000000000ull; }
+inline constexpr std::uint64_t kInvalidNaN64 = 0xfff8000000000000ull;
+inline std::uint64_t softwareDivide64(double a, double b, double result) {
+  if (std::isnan(a)) return quietNaN64(bits64(a));
+  if (std::isnan(b)) return quietNaN64(bits64(b));
+  return std::isnan(result) ? kInvalidNaN64 : bits64(result);
+}
+inline std::uint64_t softwareReciprocal64(double a, double result) {
+  return std::isnan(a) ? quietNaN64(bits64(a)) : canonical64(result);
+}
+inline std::uint64_t softwareSqrt64(double a, double result, bool nearest) {
+  if (std::isnan(a)) return nearest ? canonical64(result) : quietNaN64(bits64(a));
+  return std::isnan(result) ? kInvalidNaN64 : bits64(result);
+}
+
 // binary16 / bfloat16 from double with any IEEE rounding (mode as hostRounding, -1 = nearest),
 // and back (exact).
 std::uint16_t toHalf(double x, int mode, bool saturateFinite = false);

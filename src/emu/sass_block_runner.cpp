@@ -108,6 +108,7 @@ void SassBlockRunner::initWarps() {
     rt.groups.clear();
     rt.groups.push_back(SassGroup{0, w.validMask, SassGroup::Wait::None, 0, {}});
     rt.bssy = {};
+    rt.inside = {};
     rt.state = WarpState::Ready;
     rt.barrierInstr = nullptr;
   }
@@ -196,7 +197,10 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
       std::uint32_t required = 0;
       auto same = [&](const SassGroup& o) {
         if (o.wait != g.wait) return false;
-        if (g.wait == SassGroup::Wait::Bsync) return o.waitArg == g.waitArg;
+        // A BSYNC merges the lanes waiting at that instruction only: a callee may reuse the
+        // caller's barrier register (a division slow path's BSYNC B1 while the caller's next
+        // region waits at its own BSYNC B1), and lanes must resume after their own BSYNC.
+        if (g.wait == SassGroup::Wait::Bsync) return o.waitArg == g.waitArg && o.pc == g.pc;
         return o.pc == g.pc;
       };
       for (const SassGroup& o : rt.groups)
@@ -208,6 +212,7 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
       // Merge every group of this kind into the first; it resumes after a BSYNC or at the
       // collective instruction (re-executed with all its lanes), or waits at the CTA barrier.
       const SassGroup::Wait kind = g.wait;
+      const std::uint32_t barrier = g.waitArg;
       std::uint32_t pc = g.pc;
       for (const SassGroup& o : rt.groups)
         if (same(o)) pc = std::min(pc, o.pc);
@@ -215,7 +220,10 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
       std::vector<SassGroup> rest;
       for (SassGroup& o : rt.groups)
         if (!same(o)) rest.push_back(std::move(o));
-      if (kind == SassGroup::Wait::Bsync) merged.pc = pc + 1;
+      if (kind == SassGroup::Wait::Bsync) {
+        merged.pc = pc + 1;
+        rt.inside[barrier] &= ~waiting;
+      }
       if (kind == SassGroup::Wait::Bar) {
         merged.wait = SassGroup::Wait::Bar;
         merged.waitArg = ~0u;  // arrived at the CTA barrier as one group
@@ -243,6 +251,7 @@ bool SassBlockRunner::releaseStuckBsync(SassWarpRuntime& rt) {
   const std::uint32_t pc = rt.groups[best].pc;
   for (SassGroup& g : rt.groups)
     if (g.wait == SassGroup::Wait::Bsync && g.pc == pc) {
+      rt.inside[g.waitArg] &= ~g.mask;
       g.wait = SassGroup::Wait::None;
       g.pc = pc + 1;
     }
@@ -500,7 +509,18 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         break;
       }
       case SassControl::Bssy:
-        if (exec) rt.bssy[in.op[0].row] = exec;
+        if (exec) {
+          // Lanes that recorded Bk and still run elsewhere in the region stay expected: a forward
+          // branch can split a region so that its two sides reach the same BSSY apart (ptxas's
+          // division slow path branches over its rescaling to the BSSY B2 after it); the second
+          // BSSY must not drop the first side, whose BSYNC would then wait for lanes already past.
+          const std::uint32_t k = in.op[0].row;
+          std::uint32_t running = 0;
+          for (const SassGroup& o : rt.groups)
+            if (&o != g && o.wait == SassGroup::Wait::None) running |= o.mask;
+          rt.bssy[k] = exec | (rt.bssy[k] & rt.inside[k] & running);
+          rt.inside[k] |= exec;
+        }
         ++g->pc;
         break;
       case SassControl::Bsync: {
@@ -511,6 +531,7 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         const std::uint32_t k = in.op[0].row;
         const std::uint32_t expected = rt.bssy[k] & w.validMask & ~w.exitedMask;
         if ((expected & ~g->mask) == 0) {
+          rt.inside[k] &= ~g->mask;
           ++g->pc;
           break;
         }
@@ -523,6 +544,7 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
       case SassControl::Break: {
         const std::uint32_t k = in.op[0].row;
         rt.bssy[k] &= ~exec;
+        rt.inside[k] &= ~exec;
         ++g->pc;
         release(w, rt);
         gi = pickGroup(rt);

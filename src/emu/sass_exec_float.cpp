@@ -69,6 +69,17 @@ void requireOps(const SassInstr& in, const sass::Instruction& ir, const SassDeco
   if (in.nops != n) sassDecodeError(ir, ctx, "unexpected operands of");
 }
 
+// The bit offset a sub-word selector of a source register names ("I2F.F64.U16 R18, R4.H1" reads
+// bits 16..31, ".B2" bits 16..23): 0 when there is none.
+std::uint32_t subwordShift(const sass::Operand& o) {
+  for (const auto& s : o.suffixes) {
+    if (s == "H1" || s == "B2") return 16;
+    if (s == "B1") return 8;
+    if (s == "B3") return 24;
+  }
+  return 0;
+}
+
 void refuse(const sass::Instruction& ir, const SassDecodeContext& ctx, std::initializer_list<const char*> mods) {
   for (const char* m : mods)
     if (ir.hasModifier(m)) sassDecodeError(ir, ctx, std::string("unsupported modifier .") + m + " of");
@@ -350,7 +361,12 @@ void decodeMufu(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
       break;
     }
   if (!found) sassDecodeError(ir, ctx, "unsupported function of");
-  floatImmediates(in, ir, false);
+  const bool wide = in.aux == static_cast<std::uint32_t>(Mufu::Rcp64h) || in.aux == static_cast<std::uint32_t>(Mufu::Rsq64h);
+  floatImmediates(in, ir, wide);
+  // "MUFU.RCP64H R23, -20329664": the operand of the FP64 forms is the high word of a double, and
+  // nvdisasm prints that double's value (-20329664 = 0xc1736340'00000000), not a binary32 one.
+  if (wide && (in.op[1].kind == OpndKind::FloatImm || in.op[1].kind == OpndKind::Imm) && !isHexText(ir.operands[1].text))
+    in.op[1].imm = static_cast<std::uint32_t>(static_cast<std::uint64_t>(in.op[1].imm64) >> 32);
   sassDestination(in.op[0]);
   in.fn = &mufuHandler;
 }
@@ -388,7 +404,7 @@ bool intType(const sass::Instruction& ir, int& bits, bool& isSigned) {
   return false;
 }
 
-// aux: source bits | destination bits << 8 | signed << 16 (the integer side)
+// aux: source bits | destination bits << 8 | signed << 16 (the integer side) | a half's sub-word shift << 24
 void f2i(SassCtx& c) {
   const SassInstr& in = c.in;
   const int srcBits = in.aux & 0xff, dstBits = (in.aux >> 8) & 0xff;
@@ -403,7 +419,7 @@ void f2i(SassCtx& c) {
       if ((in.mods & kFtz) && std::fpclassify(f) == FP_SUBNORMAL) f = std::copysign(0.0f, f);
       x = f;
     } else {
-      x = halfValue(static_cast<std::uint16_t>(a[l]));
+      x = halfValue(static_cast<std::uint16_t>(a[l] >> (in.aux >> 24)));
     }
     const std::uint64_t v = floatToInt(x, r, dstBits, isSigned);
     if (dstBits == 64) put64(c, in.op[0], l, v);
@@ -419,13 +435,15 @@ void decodeF2i(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   bool isSigned = true;
   intType(ir, bits, isSigned);
   const int srcBits = floats.empty() ? 32 : floats[0].first;
+  if (srcBits != 16) floatImmediates(in, ir, srcBits == 64);  // "F2I.U32.TRUNC R0, 3" converts 3.0
   sassDestination(in.op[0]);
   in.mods = commonMods(ir);
-  in.aux = static_cast<std::uint32_t>(srcBits) | (static_cast<std::uint32_t>(bits) << 8) | (isSigned ? 1u << 16 : 0);
+  in.aux = static_cast<std::uint32_t>(srcBits) | (static_cast<std::uint32_t>(bits) << 8) | (isSigned ? 1u << 16 : 0) |
+           (srcBits == 16 ? subwordShift(ir.operands[1]) << 24 : 0);
   in.fn = &f2i;
 }
 
-// aux: integer source bits | float destination bits << 8 | signed << 16
+// aux: integer source bits | float destination bits << 8 | signed << 16 | sub-word shift << 24
 void i2f(SassCtx& c) {
   const SassInstr& in = c.in;
   const int srcBits = in.aux & 0xff, dstBits = (in.aux >> 8) & 0xff;
@@ -433,7 +451,7 @@ void i2f(SassCtx& c) {
   const Round r = roundOf(in.mods);
   const SassSrc a = c.src(in.op[1]);
   forEachSassLane(c.exec, [&](int l) {
-    const std::uint64_t v = srcBits == 64 ? c.src64(in.op[1], l) : applyIntModifiers(in.op[1], a[l]);
+    const std::uint64_t v = srcBits == 64 ? c.src64(in.op[1], l) : applyIntModifiers(in.op[1], a[l] >> (in.aux >> 24));
     const std::uint64_t f = intToFloat(v, srcBits, isSigned, dstBits, r);
     if (dstBits == 64) put64(c, in.op[0], l, f);
     else dstOf(c, in.op[0])[l] = static_cast<std::uint32_t>(f);
@@ -450,11 +468,12 @@ void decodeI2f(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   const int dstBits = floats.empty() ? 32 : floats[0].first;
   sassDestination(in.op[0]);
   in.mods = commonMods(ir);
-  in.aux = static_cast<std::uint32_t>(bits) | (static_cast<std::uint32_t>(dstBits) << 8) | (isSigned ? 1u << 16 : 0);
+  in.aux = static_cast<std::uint32_t>(bits) | (static_cast<std::uint32_t>(dstBits) << 8) | (isSigned ? 1u << 16 : 0) |
+           (bits < 32 && ir.operands.size() > 1 ? subwordShift(ir.operands[1]) << 24 : 0);
   in.fn = &i2f;
 }
 
-// F2F.<dst>.<src>: aux = src bits | dst bits << 8
+// F2F.<dst>.<src>: aux = src bits | dst bits << 8 | sub-word shift << 24 (a half's .H1)
 void f2f(SassCtx& c) {
   const SassInstr& in = c.in;
   const int srcBits = in.aux & 0xff, dstBits = (in.aux >> 8) & 0xff;
@@ -465,7 +484,7 @@ void f2f(SassCtx& c) {
     if (srcBits == 64) v = f64Operand(c, in.op[1], l);
     else if (srcBits == 32) v = f32Operand(c, in.op[1], a, l);
     else {
-      std::uint32_t h = a[l] & 0xffffu;
+      std::uint32_t h = (a[l] >> (in.aux >> 24)) & 0xffffu;
       if (in.op[1].abs) h &= 0x7fffu;
       if (in.op[1].neg) h ^= 0x8000u;
       v = h;
@@ -481,9 +500,12 @@ void decodeF2f(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   const auto floats = typeList(ir, bf);
   if (floats.size() != 2 || floats[0].first == floats[1].first) sassDecodeError(ir, ctx, "unsupported types of");
   if (bf && floats[1].first == 16) sassDecodeError(ir, ctx, "unsupported types of");
+  // "F2F.F16.F32.RM R25, 4" rounds 4.0 (ptxas folds __float2half_rd of a constant this way).
+  if (floats[1].first != 16) floatImmediates(in, ir, floats[1].first == 64);
   sassDestination(in.op[0]);
   in.mods = commonMods(ir) | (bf ? kBf16 : 0);
-  in.aux = static_cast<std::uint32_t>(floats[1].first) | (static_cast<std::uint32_t>(floats[0].first) << 8);
+  in.aux = static_cast<std::uint32_t>(floats[1].first) | (static_cast<std::uint32_t>(floats[0].first) << 8) |
+           (floats[1].first == 16 ? subwordShift(ir.operands[1]) << 24 : 0);  // F2F.F32.F16 R0, R4.H1
   in.fn = &f2f;
 }
 

@@ -181,6 +181,9 @@ void imad(SassCtx& c) {
   const Opnd* pin = carryIn ? &in.op[r.firstPredIn] : nullptr;
   const std::uint32_t carryMask = pin ? io.p(*pin) : 0;
   if (m & kModWide) {
+    // "IMAD.WIDE.U32 R8, P0, R6, R25, R8": the carry out of the 64-bit sum (ptxas's 64-bit
+    // division chains it into an IMAD.X of the next word), and .X's carry in.
+    std::uint32_t carryOut = 0;
     lanesOf(io, [&](int l) {
       const std::uint32_t x = io.v(a, oa, l), y = io.v(b, ob, l);
       const std::uint64_t prod = (m & kModU32) ? std::uint64_t{x} * y
@@ -188,8 +191,12 @@ void imad(SassCtx& c) {
                                                                             static_cast<std::int32_t>(y));
       std::uint64_t cc = io.s64(oc, l);
       if (oc.neg) cc = 0 - cc;
-      io.w64(in.op[0], l, prod + cc);
+      const std::uint64_t cin = carryIn ? (carryMask >> (U ? 0 : l)) & 1u : 0;
+      const std::uint64_t sum = prod + cc + cin;
+      if (sum < prod || (cin != 0 && sum == prod)) carryOut |= 1u << l;
+      io.w64(in.op[0], l, sum);
     });
+    if (r.predOuts > 0) io.setP(in.op[1], carryOut);
     return;
   }
   const SassSrc cs = io.s(oc);

@@ -104,7 +104,9 @@ std::uint32_t frnd32(std::uint32_t a, Round r, bool ftz) {
   return finish(roundIntegral(x, r), ftz, false);
 }
 
-std::uint64_t frnd64(std::uint64_t a, Round r) { return std::bit_cast<std::uint64_t>(roundIntegral(asD(a), r)); }
+// A NaN comes out canonical, as from the other FP64 arithmetic (the host's floor keeps the payload
+// and the sign an operand's -/| | modifier gave it).
+std::uint64_t frnd64(std::uint64_t a, Round r) { return canonical64(roundIntegral(asD(a), r)); }
 
 bool fchk(std::uint32_t a, std::uint32_t b) {
   const float x = asF(a), y = asF(b);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -269,8 +270,20 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
       }
       bool unknownLabel = false;
       in.nops = static_cast<std::uint8_t>(std::min<std::size_t>(ins.operands.size(), in.op.size()));
-      for (std::size_t k = 0; k < in.nops; ++k)
+      for (std::size_t k = 0; k < in.nops; ++k) {
         in.op[k] = convertOperand(ins.operands[k], labels, p.functionStart[fi], f, unknownLabel);
+        // nvdisasm prints every NaN immediate as QNAN / -QNAN: the payload is only in the encoding,
+        // whose bits 32..63 hold the 32-bit immediate (the high word of an FP64 one). ptxas writes
+        // such NaNs itself (`FSEL R7, R5, -QNAN, !P0` selects the high word 0xfff00000 of -inf...).
+        if (ins.hasEncoding && ins.operands[k].kind == sass::OperandKind::FloatImmediate &&
+            std::isnan(ins.operands[k].floatValue)) {
+          Opnd& o = in.op[k];
+          o.imm = static_cast<std::uint32_t>(ins.low >> 32);
+          o.imm64 = static_cast<std::int64_t>(ins.low & 0xffffffff00000000ull);
+          o.fimm = static_cast<double>(std::bit_cast<float>(o.imm));
+          o.neg = o.abs = false;
+        }
+      }
       // The stack frames: ptxas moves R1 down by the frame size at a function's start.
       if ((ins.opcode == "IADD3" || ins.opcode == "VIADD" || ins.opcode == "IADD") && ins.operands.size() >= 3 &&
           ins.operands[0].kind == sass::OperandKind::Register && ins.operands[0].index == 1)

@@ -328,7 +328,18 @@ Operand parseOperand(std::string_view text, const SourceLocation& where) {
   }
   if (body.find('[') != std::string_view::npos) {
     Operand inner = prefixed;
+    // A constant-bank value may carry a selector after its groups ("c[0x2][0x0].F32", a half
+    // instruction's float operand): the groups parse alone, the selector is a suffix.
+    const std::size_t lastClose = body.rfind(']');
+    std::vector<std::string> bankSuffixes;
+    if (body.front() == 'c' && lastClose != std::string_view::npos && lastClose + 1 < body.size() &&
+        body[lastClose + 1] == '.') {
+      bankSuffixes = splitSuffixes(body.substr(lastClose + 1));
+      if (validSuffixes(bankSuffixes)) body = body.substr(0, lastClose + 1);
+      else bankSuffixes.clear();
+    }
     parseBracketed(body, inner, where);
+    if (inner.kind == OperandKind::ConstantBank) inner.suffixes = bankSuffixes;
     // A prefix operator applies to a constant-bank value (FADD R0, -c[0x0][0x10], R2), never
     // to a memory address.
     const bool prefix = prefixed.negate || prefixed.logicalNot || prefixed.bitNot || prefixed.absolute;

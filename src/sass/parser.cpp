@@ -332,10 +332,19 @@ class Parser {
       if (c == '[' || c == '(') ++depth;
       if ((c == ']' || c == ')') && depth > 0) --depth;
       if (!end && (depth > 0 || !(c == ',' || isSpace(c)))) continue;
+      // nvdisasm writes some constant-bank operands with a blank between the groups
+      // ("HADD2 R11, -RZ.H0_H0, c[0x2] [0x0].F32"): one operand.
+      if (!end && isSpace(c) && i > start && body[i - 1] == ']') {
+        std::size_t next = i;
+        while (next < body.size() && isSpace(body[next])) ++next;
+        if (next < body.size() && body[next] == '[') continue;
+      }
       if (end && depth > 0) fail(column + start, "unbalanced brackets in operand '" + std::string(body.substr(start)) + "'");
       const std::string_view item = body.substr(start, i - start);
       if (!item.empty()) {
-        ins.operands.push_back(detail::parseOperand(item, at(column + start)));
+        std::string joined(item);
+        std::erase_if(joined, isSpace);
+        ins.operands.push_back(detail::parseOperand(joined, at(column + start)));
         afterComma = false;
       }
       if (c == ',') {

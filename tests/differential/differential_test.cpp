@@ -59,28 +59,28 @@ TEST(ApproxBounds, FollowThePtxIsaFigures) {
 // failed). Two profiles per architecture CUDA 13 compiles, one nvcc run each: "float" (float,
 // double, half, conversions and .approx in straight-line code: the float handlers) and "full"
 // (everything the generator writes: integer arithmetic, control flow, shared memory, warp ops).
-void runBounded(const char* arch, bool full, std::uint64_t seed) {
+void runBounded(const char* arch, bool full, std::uint64_t seed, std::uint64_t count) {
   if (!haveTools()) GTEST_SKIP() << "nvcc or nvdisasm not found";
   RunConfig config;
   config.arch = arch;
   config.generator.integerOps = config.generator.control = config.generator.blockOps = full;
-  const Summary s = runDifferential(seed, 24, 24, config);
-  EXPECT_EQ(s.kernels, 24u);
+  const Summary s = runDifferential(seed, count, count, config);
+  EXPECT_EQ(s.kernels, count);
   for (const auto& d : s.differences) ADD_FAILURE() << "seed " << d.seed << " " << d.arch << ": " << d.what;
   for (const auto& d : s.bothFailed) ADD_FAILURE() << "both failed, seed " << d.seed << ": " << d.what;
-  EXPECT_EQ(s.compared + s.waiting.size(), 24u);
+  EXPECT_EQ(s.compared + s.waiting.size(), count);
   for (const auto& d : s.waiting) std::printf("WAITING seed %llu %s: %s\n", static_cast<unsigned long long>(d.seed), arch, d.what.c_str());
 }
 
 class Differential : public ::testing::TestWithParam<const char*> {};
 
-// Disabled until the SASS emulator's open differences are fixed (2026-11-27, listed in the
-// sassfloat report: constant bank 2 not loaded, `c[0x2][0x0].F32` split by the SASS parser,
-// deadlocks at BSYNC around divergent slow-path CALLs, STL beyond a 16-byte stack on sm_90+,
-// unsigned division by a register, shared-memory addresses, and a few float cases still open).
-// Run them with --gtest_also_run_disabled_tests; scripts/differential.sh runs any number.
-TEST_P(Differential, DISABLED_FloatKernelsAgreeOnBothEmulators) { runBounded(GetParam(), false, 1000); }
-TEST_P(Differential, DISABLED_RandomKernelsAgreeOnBothEmulators) { runBounded(GetParam(), true, 2000); }
+// The float profile runs in CI: 12 kernels per architecture, one nvcc run each (~3-5 s of one
+// core per architecture without the compile cache). The full profile stays disabled while
+// differences remain open (2026-11-27: two of 50 full kernels per architecture, seeds 7007 and
+// 7032 of `teg_differential --seed 7000 --count 50`: integer/control kernels not yet reduced).
+// Run it with --gtest_also_run_disabled_tests; scripts/differential.sh runs any number.
+TEST_P(Differential, FloatKernelsAgreeOnBothEmulators) { runBounded(GetParam(), false, 1000, 12); }
+TEST_P(Differential, DISABLED_RandomKernelsAgreeOnBothEmulators) { runBounded(GetParam(), true, 2000, 24); }
 
 INSTANTIATE_TEST_SUITE_P(Architectures, Differential,
                          ::testing::Values("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),

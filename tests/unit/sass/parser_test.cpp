@@ -273,3 +273,18 @@ TEST(SassParser, CompareFindsADifference) {
   ASSERT_TRUE(difference.has_value());
   EXPECT_NE(difference->find("instruction 3"), std::string::npos) << *difference;
 }
+
+// nvdisasm writes some constant-bank operands with a blank between the bank and the offset
+// (a half-precision add of a bank-2 constant on sm_75: "c[0x2] [0x0].F32"): one operand, as
+// "c[0x2][0x0]" would be, not a bank and a memory operand.
+TEST(SassParser, ConstantBankWithABlankBetweenItsGroups) {
+  const Module m = parse(kernelWith(
+      "        /*0000*/                   HADD2 R11, -RZ.H0_H0, c[0x2] [0x0].F32 ;  /* 0x00000000ff0b7230 */"));
+  const Instruction& hadd = m.functions[0].instructions[0];
+  ASSERT_EQ(hadd.operands.size(), 3u);
+  EXPECT_EQ(hadd.operands[2].kind, OperandKind::ConstantBank);
+  EXPECT_EQ(hadd.operands[2].bank, 2);
+  EXPECT_EQ(hadd.operands[2].address.offset, 0);
+  ASSERT_EQ(hadd.operands[2].suffixes.size(), 1u);
+  EXPECT_EQ(hadd.operands[2].suffixes[0], "F32");
+}

@@ -1,0 +1,261 @@
+// Differences the differential tester (tests/differential) found between the PTX and the SASS
+// emulator, each pinned by a hand-worked expectation on both emulators and every architecture:
+//
+// - ptxas's binary64 division / reciprocal / square-root subroutines build their NaNs with integer
+//   operations: a NaN operand comes back quieted with its payload and sign (the dividend first),
+//   an invalid operation gives 0xfff8000000000000 (the PTX emulator gave the canonical NaN);
+// - fmax/fmin of two double NaNs is DSETP.MAX + a quieting LOP3 of the second operand;
+// - `F2F.F16.F32.RM R25, 4`: an integral immediate of a conversion is a float value (4.0), not
+//   the bits 0x4;
+// - `I2F.F64.U16 R18, R4.H1` converts the high half of R4;
+// - `FSEL R7, R5, -QNAN, !P0`: nvdisasm prints any NaN immediate as QNAN, the payload (here the
+//   high word 0xfff00000 of -inf) is in the encoding;
+// - two slow-path subroutines on divergent lanes reuse the barrier register B1: a BSYNC B1 must
+//   merge only the lanes waiting at that BSYNC, not lanes waiting at the callee's BSYNC B1;
+// - the carry out of IMAD.WIDE (P0) in ptxas's 64-bit division;
+// - `MUFU.RCP64H R23, -20329664`: the immediate of an FP64 MUFU is the high word of that double.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "sass_support.hpp"
+
+namespace teg::emu::sasstest {
+namespace {
+
+const char* const kFixes = R"(
+#include <cuda_fp16.h>
+extern "C" __global__ void fixes(const unsigned* u, const double* d, const double* one, unsigned* o,
+                                 unsigned long long* o64) {
+  const int t = threadIdx.x;
+  const double a = d[2 * t], b = d[2 * t + 1];
+  unsigned long long* r = o64 + 8 * t;
+  r[0] = __double_as_longlong(a / b);
+  r[1] = __double_as_longlong(sqrt(a));
+  r[2] = __double_as_longlong(__drcp_rn(a));
+  r[3] = __double_as_longlong(__dsqrt_ru(a));
+  r[4] = __double_as_longlong(fmax(a, b));
+  r[5] = __double_as_longlong((a < b) ? b : __longlong_as_double(0xfff0000000000000ll));
+  const __half2 h = __halves2half2(__ushort_as_half((unsigned short)u[t]), __ushort_as_half((unsigned short)(u[t] >> 16)));
+  r[6] = __double_as_longlong((double)(unsigned short)(u[t] >> 16) * one[t]);
+  r[7] = __double_as_longlong(__int2double_rn((int)(unsigned)__half_as_ushort(__high2half(h))) / (one[t] * ceil(one[t])));
+  o[t] = __half_as_ushort(__float2half_rd(fabsf(__uint_as_float(0xc0800000u))));
+}
+extern "C" __global__ void div64(const long long* a, const long long* b, long long* q) {
+  const int t = threadIdx.x;
+  q[t] = a[t] / b[t];
+}
+extern "C" __global__ void divconst(const double* a, double* q) {
+  q[threadIdx.x] = a[threadIdx.x] / -20329664.0;  // MUFU.RCP64H R23, -20329664
+}
+extern "C" __global__ void roundnan(const double* a, double* q) {
+  q[threadIdx.x] = floor(-a[threadIdx.x]);  // FRND.F64.FLOOR R, -R
+}
+extern "C" __global__ void slowpaths(const float* f, float* fo) {
+  const int t = threadIdx.x;
+  fo[2 * t] = __fdiv_rn(f[3 * t], f[3 * t + 1]);
+  fo[2 * t + 1] = __fsqrt_rd(f[3 * t + 2]);
+}
+)";
+
+constexpr int kThreads = 32;
+
+template <class T>
+std::span<const std::byte> bytesOf(const std::vector<T>& v) {
+  return std::as_bytes(std::span<const T>(v));
+}
+template <class T>
+std::vector<T> contents(const Emulator& e, const std::string& name) {
+  const auto bytes = e.buffer(name);
+  std::vector<T> v(bytes.size() / sizeof(T));
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+double fromBits(std::uint64_t b) { return std::bit_cast<double>(b); }
+float f32(std::uint32_t b) { return std::bit_cast<float>(b); }
+
+class SassDifferentialFix : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SassDifferentialFix, BothEmulatorsGiveTheHandWorkedResults) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+
+  // Doubles: eight cases, (a, b) per thread t, case t % 8.
+  const std::uint64_t sNaN1 = 0x7ff0000000000001ull, negNaN2 = 0xfff0000000000002ull, sNaN4 = 0x7ff4000000000000ull,
+                      negNaN3 = 0xfff0000000000003ull, nan4 = 0x7ff0000000000004ull;
+  const double inf = INFINITY;
+  const std::pair<double, double> cases[8] = {{fromBits(sNaN1), 2.0}, {1.0, fromBits(negNaN2)}, {0.0, 0.0},
+                                              {inf, -inf},            {-4.0, fromBits(sNaN4)},  {fromBits(negNaN3), fromBits(nan4)},
+                                              {9.0, 3.0},             {1.0, 3.0}};
+  // Expected r[0..5] per case: a/b, sqrt(a), rcp.rn(a), sqrt.ru(a), fmax(a, b), a < b ? b : -inf.
+  const std::uint64_t invalid = 0xfff8000000000000ull, canonical = 0x7fffffffffffffffull, minusInf = bits(-inf);
+  const std::uint64_t expected[8][6] = {
+      {0x7ff8000000000001ull, canonical, 0x7ff8000000000001ull, 0x7ff8000000000001ull, bits(2.0), minusInf},
+      {0xfff8000000000002ull, bits(1.0), bits(1.0), bits(1.0), bits(1.0), minusInf},
+      {invalid, bits(0.0), bits(inf), bits(0.0), bits(0.0), minusInf},
+      {invalid, bits(inf), bits(0.0), bits(inf), bits(inf), minusInf},
+      {0x7ffc000000000000ull, invalid, bits(-0.25), invalid, bits(-4.0), minusInf},
+      {0xfff8000000000003ull, canonical, 0xfff8000000000003ull, 0xfff8000000000003ull, 0x7ff8000000000004ull, minusInf},
+      {bits(3.0), bits(3.0), bits(1.0 / 9.0), bits(3.0), bits(9.0), minusInf},
+      {bits(1.0 / 3.0), bits(1.0), bits(1.0), bits(1.0), bits(3.0), bits(3.0)},
+  };
+  std::vector<double> d(2 * kThreads);
+  std::vector<std::uint32_t> u(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    d[2 * t] = cases[t % 8].first;
+    d[2 * t + 1] = cases[t % 8].second;
+    u[t] = 0x9e3779b9u * static_cast<std::uint32_t>(t + 1);
+  }
+
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "fixes", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("u", bytesOf(u));
+    e.addBuffer("d", bytesOf(d));
+    e.addBuffer("one", bytesOf(std::vector<double>(kThreads, 1.0)));
+    e.addZeroedBuffer("o", kThreads * 4);
+    e.addZeroedBuffer("o64", 8 * kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    const auto o64 = contents<std::uint64_t>(e, "o64");
+    for (int t = 0; t < kThreads; ++t) {
+      SCOPED_TRACE(testing::Message() << "thread " << t);
+      for (int k = 0; k < 6; ++k)
+        EXPECT_EQ(o64[8 * t + k], expected[t % 8][k]) << "r[" << k << "] = 0x" << std::hex << o64[8 * t + k];
+      EXPECT_EQ(o64[8 * t + 6], bits(static_cast<double>(u[t] >> 16)));
+      EXPECT_EQ(o64[8 * t + 7], bits(static_cast<double>(u[t] >> 16)));
+      EXPECT_EQ(o[t], 0x4400u);  // 4.0 in binary16
+    }
+  }
+}
+
+// The lanes of one warp take different ways through ptxas's f32 division and square-root slow
+// paths (the lane classes of the random kernel that showed the difference): lane 10 leaves the
+// division early (a NaN) and waits at the subroutine's BSYNC B1; lanes 12, 20, 24 (an overflowing
+// quotient of normal operands) jump to its common part and run its BSSY B2 apart from lane 9 (a
+// subnormal divisor) and lane 15 (a subnormal dividend), which are rescaled first; then the
+// caller's square root, slow for a negative or subnormal operand, has its own BSSY B1 / BSYNC B1.
+// Every lane must get its own correctly rounded result.
+TEST_P(SassDifferentialFix, DivergentSlowPathsReusingABarrierRegister) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<float> f(3 * kThreads);
+  std::vector<std::uint32_t> quotient(kThreads), root(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    float a = 7.5f, b = 2.5f;  // the fast path: 3
+    quotient[t] = 0x40400000u;
+    if (t == 10) {
+      a = f32(0x7fc00000u);  // NaN / 2: the canonical NaN
+      b = 2.0f;
+      quotient[t] = 0x7fffffffu;
+    } else if (t == 12 || t == 20 || t == 24) {
+      a = 1e30f;  // 1e40 overflows: inf
+      b = 1e-10f;
+      quotient[t] = 0x7f800000u;
+    } else if (t == 9) {
+      a = f32(0x0dc00000u);  // 1.5 x 2^-100 / 2^-128 = 1.5 x 2^28
+      b = f32(0x00200000u);
+      quotient[t] = 0x4dc00000u;
+    } else if (t == 15) {
+      a = f32(0x00600000u);  // 3 x 2^-128 / 2^-100 = 1.5 x 2^-27
+      b = f32(0x0d800000u);
+      quotient[t] = 0x32400000u;
+    }
+    f[3 * t] = a;
+    f[3 * t + 1] = b;
+    // sqrt.rd: -4 -> the canonical NaN, 2^-140 (subnormal) -> 2^-70, 2.25 -> 1.5 (fast path).
+    f[3 * t + 2] = t % 3 == 0 ? -4.0f : t % 3 == 1 ? 2.25f : f32(0x00000200u);
+    root[t] = t % 3 == 0 ? 0x7fffffffu : t % 3 == 1 ? 0x3fc00000u : 0x1c800000u;
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "slowpaths", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("f", bytesOf(f));
+    e.addZeroedBuffer("fo", 2 * kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto fo = contents<std::uint32_t>(e, "fo");
+    for (int t = 0; t < kThreads; ++t) {
+      SCOPED_TRACE(testing::Message() << "thread " << t);
+      EXPECT_EQ(fo[2 * t], quotient[t]) << std::hex << fo[2 * t];
+      EXPECT_EQ(fo[2 * t + 1], root[t]) << std::hex << fo[2 * t + 1];
+    }
+  }
+}
+
+// ptxas's 64-bit division subroutine (`__cuda_sm20_div_s64`) chains the carry of
+// "IMAD.WIDE.U32 R8, P0, R6, R25, R8" into "IMAD.X R8, R25, 0x1, R7, P0"; a lost carry gave a
+// quotient off in its high bits. The expectation is C++'s truncating division.
+TEST_P(SassDifferentialFix, SixtyFourBitDivisionKeepsTheWideMultiplyAddCarry) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<long long> a(kThreads), b(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    // The random kernel's case first: (long long)(int)0xb051484f << 20 = -0x4faeb7b100000 by 1962.
+    a[t] = t == 0 ? -0x4faeb7b100000ll : static_cast<long long>(0x9e3779b97f4a7c15ull * (t + 1));
+    b[t] = t == 0 ? 1962 : static_cast<long long>((0x2545f4914f6cdd1dull * (t + 7)) >> (t % 60)) | 1;
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "div64", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addBuffer("b", bytesOf(b));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<long long>(e, "q");
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(q[t], a[t] / b[t]) << "thread " << t;
+  }
+}
+
+// A double divided by a constant: ptxas seeds the Newton iteration with "MUFU.RCP64H R23,
+// -20329664", whose immediate is the high word 0xc1736340 of the double nvdisasm prints (read as a
+// binary32 -20329664.0 it was 0xcb9b1a60, and the quotient was wrong). The expectation is IEEE
+// division, correctly rounded (div.rn.f64).
+TEST_P(SassDifferentialFix, DoubleDivisionByAConstantSeedsFromTheHighWord) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<double> a(kThreads);
+  for (int t = 0; t < kThreads; ++t) a[t] = (t - 11) * 1234567.891 + 0.5;
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "divconst", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<double>(e, "q");
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(bits(q[t]), bits(a[t] / -20329664.0)) << "thread " << t;
+  }
+}
+
+// floor(-x) of a NaN: FRND.F64 with a negated operand on the SASS path, neg + cvt.rmi.f64.f64 on
+// the PTX path; both give the canonical NaN 0x7fffffffffffffff like the other FP64 arithmetic
+// (the host's floor kept the payload and the flipped sign: 0x7ff8000000000000 from 0xfff8...).
+TEST_P(SassDifferentialFix, RoundToIntegralOfANaNIsCanonical) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<double> a(kThreads);
+  for (int t = 0; t < kThreads; ++t) a[t] = t % 2 ? fromBits(0xfff8000000000000ull + t) : 2.5 * t;
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "roundnan", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<double>(e, "q");
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(bits(q[t]), t % 2 ? 0x7fffffffffffffffull : bits(std::floor(-2.5 * t))) << "thread " << t;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Architectures, SassDifferentialFix, ::testing::ValuesIn(kArchs),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace teg::emu::sasstest
