@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace teg::emu {
 
@@ -76,6 +77,10 @@ std::string formatDevicePrintf(std::uint64_t format, std::uint64_t args, const E
       break;
     }
     const char conv = f[i++];
+    // Flags C leaves undefined for a conversion ('#' with d, i, c, s; '0' with c, s) are dropped
+    // before the host's snprintf sees them: the GPU's output for them is unspecified anyway.
+    if (std::strchr("dicsp", conv) != nullptr) std::erase(spec, '#');
+    if (std::strchr("csp", conv) != nullptr) std::erase(spec, '0');
     switch (conv) {
       case 'd':
       case 'i': {

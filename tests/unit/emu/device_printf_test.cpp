@@ -73,5 +73,17 @@ TEST(DevicePrintf, AConversionPrintfDoesNotHaveEndsTheFormattingAsText) {
   EXPECT_EQ(formatDevicePrintf(0x1000, 0x2000, m.reader()), "a=5 %q %d");
 }
 
+TEST(DevicePrintf, FlagsCLeavesUndefinedForAConversionAreDropped) {
+  // '#' with d and '0' with s are undefined in C; the text is as without them.
+  Memory m;
+  m.string(0x1000, "[%#5d|%05s]");
+  m.string(0x3000, "ab");
+  const std::int32_t d = 42;
+  const std::uint64_t s = 0x3000;
+  m.put(0x2000, &d, 4);
+  m.put(0x2008, &s, 8);
+  EXPECT_EQ(formatDevicePrintf(0x1000, 0x2000, m.reader()), "[   42|   ab]");
+}
+
 }  // namespace
 }  // namespace teg::emu
