@@ -39,10 +39,11 @@ MemoryGeometry MemoryGeometry::forDevice(const device::Device& gpu) {
 namespace {
 
 // Lanes served together in one shared-memory phase, as trace::sharedWavefronts splits them.
-std::uint32_t phaseLanes(const MemoryGeometry& g, std::uint32_t bytesPerLane) {
+std::uint32_t phaseLanes(const MemoryGeometry& g, std::uint32_t bytesPerLane, bool pairedLanes) {
   const auto passBytes = static_cast<std::uint32_t>(g.sharedBanks * g.sharedBankWidth);
   std::uint32_t lanes = std::clamp<std::uint32_t>(passBytes / std::max<std::uint32_t>(bytesPerLane, 1), 1,
                                                   trace::kWarpLanes);
+  if (pairedLanes) lanes = std::min<std::uint32_t>(2 * lanes, trace::kWarpLanes);
   if (g.halfWarpShared) lanes = std::min<std::uint32_t>(lanes, trace::kWarpLanes / 2);
   return lanes;
 }
@@ -53,8 +54,9 @@ std::uint32_t laneBits(std::uint32_t first, std::uint32_t count) {
 
 }  // namespace
 
-std::uint32_t sharedIdealWavefronts(const MemoryGeometry& g, std::uint32_t activeMask, std::uint32_t bytesPerLane) {
-  const std::uint32_t lanes = phaseLanes(g, bytesPerLane);
+std::uint32_t sharedIdealWavefronts(const MemoryGeometry& g, std::uint32_t activeMask, std::uint32_t bytesPerLane,
+                                    bool pairedLanes) {
+  const std::uint32_t lanes = phaseLanes(g, bytesPerLane, pairedLanes);
   std::uint32_t phases = 0;
   for (std::uint32_t first = 0; first < trace::kWarpLanes; first += lanes)
     if (activeMask & laneBits(first, lanes)) ++phases;
@@ -203,7 +205,7 @@ void StatisticsCollector::countMemory(const trace::StaticInstruction& si, const 
       s.wavefronts += trace::sharedWavefronts(r.addresses, mask, size, static_cast<unsigned>(geometry_.sharedBanks),
                                               static_cast<unsigned>(geometry_.sharedBankWidth),
                                               geometry_.halfWarpShared, paired);
-      s.idealWavefronts += sharedIdealWavefronts(geometry_, mask, size);
+      s.idealWavefronts += sharedIdealWavefronts(geometry_, mask, size, paired);
       return;
     }
     case MemorySpace::Local:

@@ -52,9 +52,10 @@ struct MemoryGeometry {
 // served in phases of 128 / bytes-per-lane lanes (half-warps for 64-bit, quarter-warps for
 // 128-bit accesses) that never conflict with each other; cc 1.x: half-warp requests, 16 banks.
 
-// The wavefronts a shared request would need without any bank conflict: its number of phases.
+// The wavefronts a shared request would need without any bank conflict: its number of phases
+// (with `pairedLanes`, as trace::sharedWavefronts counts a paired wide load: twice the lanes each).
 std::uint32_t sharedIdealWavefronts(const MemoryGeometry& geometry, std::uint32_t activeMask,
-                                    std::uint32_t bytesPerLane);
+                                    std::uint32_t bytesPerLane, bool pairedLanes = false);
 
 // Global memory (loads, stores or atomics): requests = warp instructions with an active lane.
 struct GlobalCounters {

@@ -334,7 +334,12 @@ TEST(StatisticsCollector, ABroadcastFloat4LoadTakesTwoWavefrontsWherePairedLanes
     stats.endBlock(0);
     stats.endKernel();
     EXPECT_EQ(stats.kernels()[0].total.sharedLoads.wavefronts, paired ? 2u : 4u) << "paired " << paired;
+    // A broadcast has no bank conflict either way: the conflict-free count pairs lanes as well
+    // (it did not, and the difference wrapped to 2^64 - 2 in `teg run`'s conflicts column).
+    EXPECT_EQ(stats.kernels()[0].total.sharedLoads.conflictWavefronts(), 0u) << "paired " << paired;
   }
+  EXPECT_EQ(sharedIdealWavefronts(modern(), kAll, 16, true), 2u);
+  EXPECT_EQ(sharedIdealWavefronts(modern(), kAll, 8, true), 1u);
   EXPECT_TRUE(trace::sharedLoadsPairLanes(7));
   EXPECT_FALSE(trace::sharedLoadsPairLanes(6));
 }
