@@ -74,19 +74,28 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
   budget_.startBlock();
   initWarps();
   if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
+  idleRounds_ = 0;
   for (;;) {
-    bool anyReady = false, allDone = true;
+    bool anyReady = false, allDone = true, anyRanFreely = false;
+    const std::uint64_t progressBefore = asyncProgress_;
     for (Warp& w : warps_) {
       if (w.state == WarpState::Ready) {
         anyReady = true;
         current_ = &w;
+        yieldRequested_ = false;
         runWarp(w, kSlice);
+        if (!yieldRequested_) anyRanFreely = true;
+        yieldRequested_ = false;
       }
       if (w.state != WarpState::Done) allDone = false;
     }
     chargeBudget(0);
     if (allDone) break;
     if (!anyReady) deadlock();
+    // Every warp that ran only found its mbarrier phase incomplete, and nothing could complete
+    // it: two such rounds in a row cannot end.
+    idleRounds_ = (!anyRanFreely && asyncProgress_ == progressBefore) ? idleRounds_ + 1 : 0;
+    if (idleRounds_ >= 2) mbarrierDeadlock();
   }
   if (listener_) listener_->endBlock(static_cast<std::uint32_t>(linear));
 }
@@ -117,6 +126,7 @@ void BlockRunner::runWarp(Warp& w, std::uint32_t budget) {
     const std::uint32_t pc = top.pc;
     step(w, f, top, f.code->instrs[pc], pc);
     ++executed;
+    if (yieldRequested_) break;
   }
   warpInstructions += executed;
   chargeBudget(executed);
@@ -276,6 +286,14 @@ void BlockRunner::step(Warp& w, Frame& f, SimtEntry& top, const Decoded& d, std:
     case Opcode::Red: {
       std::uint64_t* addresses = scratch_[5].data();
       execAtomic(w, f, d, exec, addresses);
+      if (tracing) emit(w, pc, exec, addresses);
+      ++top.pc;
+      return;
+    }
+    case Opcode::Cp:
+    case Opcode::Mbarrier: {
+      std::uint64_t* addresses = scratch_[5].data();
+      execAsync(w, f, d, exec, addresses);
       if (tracing) emit(w, pc, exec, addresses);
       ++top.pc;
       return;
@@ -562,6 +580,12 @@ std::string BlockRunner::describeInstruction(const Decoded& d) const {
 std::string BlockRunner::threadName(const Warp& w, int lane) const {
   return fmt::format("block ({},{},{}) thread ({},{},{})", ctaid_[0], ctaid_[1], ctaid_[2], w.tid[0][lane],
                      w.tid[1][lane], w.tid[2][lane]);
+}
+
+void BlockRunner::mbarrierDeadlock() const {
+  throw Error(fmt::format("mbarrier deadlock in block ({},{},{}): every running warp waits on an mbarrier phase "
+                          "that nothing left can complete; {}",
+                          ctaid_[0], ctaid_[1], ctaid_[2], spinDescription_));
 }
 
 void BlockRunner::fail(const Warp& w, int lane, const Decoded& d, const std::string& what) const {

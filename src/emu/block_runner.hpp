@@ -149,6 +149,10 @@ class BlockRunner {
   void execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
   void execAtomic(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
   void execCvta(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec);
+  // exec_async.cpp: cp.async, cp.async.bulk, mbarrier.
+  void execAsync(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
+  std::byte* mbarrierAt(Warp& w, const Frame& f, const Decoded& d, const Addr& a, int lane, std::uint64_t& offset);
+  [[noreturn]] void mbarrierDeadlock() const;
   // exec_texture.cpp
   void execTexture(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec, std::uint64_t* addresses);
   void execWarpOp(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec);
@@ -174,6 +178,7 @@ class BlockRunner {
   std::byte* resolve(Warp& w, int lane, const Decoded& d, Space space, std::uint64_t address,
                      std::uint32_t bytes, bool write);
   std::uint64_t effectiveAddress(const Warp& w, const Frame& f, const Decoded& d, int lane) const;
+  std::uint64_t addressOf(const Frame& f, const Addr& a, int lane) const;
 
   const LaunchContext& ctx_;
   std::uint64_t linear_ = 0;
@@ -187,6 +192,13 @@ class BlockRunner {
   std::uint32_t blockThreads_ = 0;
   const Warp* current_ = nullptr;
   InstructionBudget budget_;
+  // mbarrier waits (exec_async.cpp): a wait that finds its phase incomplete ends the warp's
+  // slice; rounds in which every running warp only spun and no copy or mbarrier changed are a
+  // deadlock (reported with the last spinning thread).
+  bool yieldRequested_ = false;
+  std::uint64_t asyncProgress_ = 0;
+  std::uint32_t idleRounds_ = 0;
+  std::string spinDescription_;
   std::array<std::uint64_t, kLanes> scratch_[6]{};
 };
 

@@ -54,9 +54,7 @@ constexpr std::uint64_t sharedOffset(std::uint64_t address) { return address & 0
 
 }  // namespace
 
-std::uint64_t BlockRunner::effectiveAddress(const Warp& w, const Frame& f, const Decoded& d, int lane) const {
-  (void)w;
-  const Addr& a = d.addr;
+std::uint64_t BlockRunner::addressOf(const Frame& f, const Addr& a, int lane) const {
   switch (a.base) {
     case Addr::Base::Reg: {
       // A 32-bit address register makes a 32-bit address: the sum wraps as the hardware's does.
@@ -68,6 +66,11 @@ std::uint64_t BlockRunner::effectiveAddress(const Warp& w, const Frame& f, const
     case Addr::Base::Imm: return static_cast<std::uint64_t>(a.offset);
     default: return 0;
   }
+}
+
+std::uint64_t BlockRunner::effectiveAddress(const Warp& w, const Frame& f, const Decoded& d, int lane) const {
+  (void)w;
+  return addressOf(f, d.addr, lane);
 }
 
 std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space, std::uint64_t address,

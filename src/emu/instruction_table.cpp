@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "async_form.hpp"
 #include "teg/emu/emulator.hpp"
 #include "teg/ptx/contraction.hpp"
 #include "teg/ptx/def_use.hpp"
@@ -115,6 +116,46 @@ trace::CachePolicy cachePolicyOf(const ptx::Function& fn, const ptx::Instruction
   return trace::CachePolicy::Default;
 }
 
+// cp.async and mbarrier as the timing engine sees them. A copy is a global load into shared
+// memory (LDGSTS on sm_80+: it occupies the LSU and the memory pipeline like a load, and no
+// register waits for it); waits depend on the copies (describeKernel gives each copy a register
+// of its own). The operations on an mbarrier are 8-byte shared accesses (ptxas elects one lane
+// per warp for the arrive, so the lanes' common address is one access, not a conflict), a wait
+// is a shared load of it. A bulk copy's bytes are not all counted: the record carries one
+// 16-byte access per executing lane.
+void describeAsync(const ptx::Module& module, const ptx::Function& fn, const ptx::Instruction& in,
+                   trace::StaticInstruction& s) {
+  const AsyncInstruction a = asyncFormOf(module, fn, in);
+  s.unit = InstructionClass::LoadStore;
+  switch (a.form) {
+    case AsyncForm::Unsupported: s.kind = InstrKind::Unmodelled; return;
+    case AsyncForm::Copy:
+    case AsyncForm::BulkCopy: {
+      s.kind = InstrKind::Load;
+      s.space = MemorySpace::Global;
+      s.accessBytes = 16;
+      const auto ops = fn.operandsOf(in);
+      if (a.form == AsyncForm::Copy && ops.size() >= 3 && ops[2].kind == ptx::OperandKind::Immediate)
+        s.accessBytes = static_cast<std::uint8_t>(std::min<std::int64_t>(16, std::max<std::int64_t>(1, ops[2].value)));
+      s.cache = a.form == AsyncForm::Copy ? cachePolicyOf(fn, in) : trace::CachePolicy::BypassL1;
+      return;
+    }
+    case AsyncForm::CommitGroup:
+    case AsyncForm::WaitGroup:
+    case AsyncForm::WaitAll:
+    case AsyncForm::PendingCount:
+      s.kind = InstrKind::Alu;
+      s.unit = InstructionClass::IntLogic;
+      s.space = MemorySpace::None;
+      return;
+    default:
+      s.kind = (a.form == AsyncForm::TestWait || a.form == AsyncForm::TryWait) ? InstrKind::Load : InstrKind::Store;
+      s.space = MemorySpace::Shared;
+      s.accessBytes = 8;
+      return;
+  }
+}
+
 }  // namespace
 
 trace::StaticInstruction describeInstruction(const ptx::Module& module, const ptx::Function& fn,
@@ -141,6 +182,7 @@ trace::StaticInstruction describeInstruction(const ptx::Module& module, const pt
     s.accessBytes = static_cast<std::uint8_t>(std::min(255, bits / 8 * in.vectorWidth));
   }
   if (in.opcode == Opcode::Prefetch || in.opcode == Opcode::Prefetchu) s.kind = InstrKind::Alu;
+  if (in.opcode == Opcode::Cp || in.opcode == Opcode::Mbarrier) describeAsync(module, fn, in, s);
   if (s.kind == InstrKind::Load && s.space == MemorySpace::Global) s.cache = cachePolicyOf(fn, in);
   // Texture fetches go through the unified L1/texture cache on every GPU that has one.
   if (s.kind == InstrKind::Load && s.space == MemorySpace::Texture) s.cache = trace::CachePolicy::CacheL1;
@@ -187,6 +229,28 @@ trace::KernelInfo describeKernel(const ptx::Module& module, const ptx::Function&
     }
     regBase += static_cast<std::uint32_t>(fn->registers.size());
   }
+  // Each asynchronous copy writes a register of its own that no PTX names; every wait reads
+  // them all, so the engine's scoreboard holds a wait until the copies before it are done.
+  std::vector<std::uint32_t> copyRegisters;
+  std::vector<std::size_t> waits;
+  {
+    std::size_t pc = 0;
+    for (const ptx::Function* fn : order)
+      for (const ptx::Instruction& in : fn->instructions) {
+        if (in.opcode == Opcode::Cp || in.opcode == Opcode::Mbarrier) {
+          const AsyncForm form = asyncFormOf(module, *fn, in).form;
+          if (form == AsyncForm::Copy || form == AsyncForm::BulkCopy) {
+            copyRegisters.push_back(regBase + static_cast<std::uint32_t>(copyRegisters.size()));
+            info.instructions[pc].defs.push_back(copyRegisters.back());
+          } else if (waitsForCopies(form)) {
+            waits.push_back(pc);
+          }
+        }
+        ++pc;
+      }
+  }
+  for (const std::size_t pc : waits)
+    info.instructions[pc].uses.insert(info.instructions[pc].uses.end(), copyRegisters.begin(), copyRegisters.end());
   info.registersPerThread = static_cast<std::uint32_t>(function.registers.size());
   return info;
 }

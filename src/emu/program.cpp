@@ -1,5 +1,7 @@
 #include "program.hpp"
 
+#include "async_form.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -429,12 +431,12 @@ class Decoder {
         i = 2;
       }
     }
-    bool haveAddr = false;
+    int addresses = 0;
     for (; i < ops.size(); ++i) {
       const Operand& op = ops[i];
-      if (op.kind == OperandKind::Address && !haveAddr) {
-        d.addr = decodeAddr(op, in);
-        haveAddr = true;
+      if (op.kind == OperandKind::Address && addresses < 3) {
+        (addresses == 0 ? d.addr : addresses == 1 ? d.addr2 : d.addr3) = decodeAddr(op, in);
+        ++addresses;
         continue;
       }
       if (op.kind == OperandKind::Label) {
@@ -447,6 +449,7 @@ class Decoder {
       }
       if (d.numSrc < 4) d.src[d.numSrc++] = decodeSrc(op, srcType);
     }
+    if (in.opcode == ptx::Opcode::Cp || in.opcode == ptx::Opcode::Mbarrier) decodeAsync(fn, in, addresses, d);
     if (in.opcode == ptx::Opcode::Bra || in.opcode == ptx::Opcode::Brx) {
       const auto& cfg = fn.cfg;
       d.reconverge = kNoReconverge;
@@ -456,6 +459,23 @@ class Decoder {
         if (ip != ptx::kExitBlock && ip < cfg.blocks.size()) d.reconverge = cfg.blocks[ip].first;
       }
     }
+  }
+
+  // cp.async / mbarrier (PTX ISA §9.7.9.25, §9.7.13.15): the form, in `qual`; the source of a
+  // copy is global memory (the first address, the destination, takes the instruction's first
+  // space: shared). Forms the emulator does not run (tensor copies, reductions, multicast,
+  // prefetches) stay unsupported and stop with the instruction named.
+  void decodeAsync(const ptx::Function& fn, const ptx::Instruction& in, int addresses, Decoded& d) {
+    d.flags |= dflag::kAsyncForm;
+    d.qual = d.qual2 = 0;
+    const AsyncInstruction async = asyncFormOf(module_, fn, in);
+    const AsyncForm form = async.form;
+    d.qual = async.pack();
+    if (form == AsyncForm::Unsupported) { d.flags |= dflag::kUnsupported; return; }
+    const bool copy = form == AsyncForm::Copy || form == AsyncForm::BulkCopy;
+    if (copy && addresses < (form == AsyncForm::BulkCopy ? 3 : 2)) d.flags |= dflag::kUnsupported;
+    if (copy && d.addr2.base == Addr::Base::Reg) d.addr2.space = Space::Global;
+    if (form == AsyncForm::BulkCopy && d.addr3.base == Addr::Base::Reg) d.addr3.space = Space::Shared;
   }
 
   // testp's classes are not in qualifiers.def (the parser interns them and flags the instruction

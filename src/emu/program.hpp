@@ -60,6 +60,7 @@ struct Decoded {
   Src dst, dst2;
   Src src[4];
   Addr addr;                           // memory operand (ld/st/atom/red/prefetch/cvta of symbol)
+  Addr addr2, addr3;                   // cp.async's source, cp.async.bulk's mbarrier (exec_async.cpp)
   Space space = Space::Generic;        // the instruction's state space (ld/st/atom/cvta)
   std::uint32_t target = 0;            // bra: target pc; call: callee function index
   std::uint32_t reconverge = 0;        // bra: reconvergence pc (kNoReconverge = at exit)
@@ -80,6 +81,7 @@ inline constexpr std::uint32_t kClamp = 32;       // shf.clamp
 inline constexpr std::uint32_t kShfRight = 64;    // shf.r
 inline constexpr std::uint32_t kNoFtz = 128;
 inline constexpr std::uint32_t kPrintf = 256;     // call of the runtime's vprintf (device_printf.hpp)
+inline constexpr std::uint32_t kAsyncForm = 512;  // cp/mbarrier: `qual` holds its AsyncForm (exec_async.cpp)
 }  // namespace dflag
 
 inline constexpr std::uint32_t kNoReconverge = 0xffffffffu;
