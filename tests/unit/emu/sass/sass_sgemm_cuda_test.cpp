@@ -1,4 +1,4 @@
-// Real code as ptxas compiles it: siboehm/SGEMM_CUDA's kernels 1-11 (tests/data/sgemm_cuda, the
+// Real code as ptxas compiles it: siboehm/SGEMM_CUDA's kernels 1-12 (tests/data/sgemm_cuda, the
 // register-blocked, vectorised, warp-tiled and double-buffered SGEMMs many users start from), each
 // launched as the repository's runner.cu launches it on an RTX A6000 (sm_86), at M = N = K = 256,
 // run on the SASS emulator. Expected: C = alpha A B + beta C computed here from the buffers the
@@ -54,13 +54,7 @@ LaunchArg matrix(const char* name, std::uint64_t seed) {
   return LaunchArg{name, b};
 }
 
-class SgemmCuda : public ::testing::TestWithParam<SgemmLaunch> {};
-
-TEST_P(SgemmCuda, TheSassEmulatorComputesAlphaABPlusBetaC) {
-  TEG_SASS_TOOLS_OR_SKIP();
-  const auto cu = std::filesystem::path(TEG_SOURCE_DIR) / "tests" / "data" / "sgemm_cuda" / "sgemm_cuda.cu";
-  const Compiled& c = compile(cu.string(), "sm_86");
-  const SgemmLaunch& k = GetParam();
+LaunchDescription sgemmLaunch(const SgemmLaunch& k) {
   LaunchDescription l;
   l.kernel = k.kernel;
   l.grid = k.grid;
@@ -74,8 +68,11 @@ TEST_P(SgemmCuda, TheSassEmulatorComputesAlphaABPlusBetaC) {
             matrix("B", 2),
             LaunchArg{"beta", ScalarArg{ScalarType::F32, double{beta}}},
             matrix("C", 3)};
-  Emulator e(c.ptx, l);
-  e.selectSass(c.sass, c.smVersion, c.cubin);
+  return l;
+}
+
+void runAndCheck(Emulator& e, const char* kernel) {
+  const double alpha = 0.5, beta = 3.0;
   const auto a = floats(e.buffer("A"));
   const auto b = floats(e.buffer("B"));
   const auto c0 = floats(e.buffer("C"));
@@ -89,11 +86,42 @@ TEST_P(SgemmCuda, TheSassEmulatorComputesAlphaABPlusBetaC) {
       const double want = alpha * sum + beta * double{c0[i * kSize + j]};
       const double have = got[i * kSize + j];
       if (std::abs(have - want) > 1e-4 * std::abs(want)) {
-        ADD_FAILURE() << k.kernel << ": C[" << i << "][" << j << "] = " << have << ", expected " << want;
+        ADD_FAILURE() << kernel << ": C[" << i << "][" << j << "] = " << have << ", expected " << want;
         ++wrong;
       }
     }
 }
+
+class SgemmCuda : public ::testing::TestWithParam<SgemmLaunch> {};
+
+TEST_P(SgemmCuda, TheSassEmulatorComputesAlphaABPlusBetaC) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const auto cu = std::filesystem::path(TEG_SOURCE_DIR) / "tests" / "data" / "sgemm_cuda" / "sgemm_cuda.cu";
+  const Compiled& c = compile(cu.string(), "sm_86");
+  const SgemmLaunch& k = GetParam();
+  LaunchDescription l = sgemmLaunch(k);
+  Emulator e(c.ptx, l);
+  e.selectSass(c.sass, c.smVersion, c.cubin);
+  runAndCheck(e, k.kernel);
+}
+
+// Kernel 12 (cuda::memcpy_async into shared memory completing on a cuda::barrier) on the PTX
+// emulator. For sm_86 the library compiles it to cp.async, cp.async.mbarrier.arrive and
+// mbarrier init/arrive/test_wait; for sm_90 the float4 copies become cp.async.bulk completing
+// transaction bytes, with mbarrier.expect_tx and try_wait.
+class SgemmCudaAsync : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SgemmCudaAsync, KernelTwelveOnThePtxEmulatorComputesAlphaABPlusBetaC) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const auto cu = std::filesystem::path(TEG_SOURCE_DIR) / "tests" / "data" / "sgemm_cuda" / "sgemm_cuda.cu";
+  const Compiled& c = compile(cu.string(), GetParam());
+  LaunchDescription l = sgemmLaunch({"runSgemmDoubleBuffering2", {2, 2, 1}, {128, 1, 1}});
+  Emulator e(c.ptx, l);
+  runAndCheck(e, "runSgemmDoubleBuffering2");
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, SgemmCudaAsync, ::testing::Values("sm_86", "sm_90"),
+                         [](const auto& info) { return std::string(info.param); });
 
 INSTANTIATE_TEST_SUITE_P(Kernels, SgemmCuda, ::testing::ValuesIn(kLaunches),
                          [](const auto& info) { return std::string(info.param.kernel); });
