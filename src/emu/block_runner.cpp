@@ -59,6 +59,7 @@ void BlockRunner::initWarps() {
     w.local.assign(std::size_t{w.localStride} * kLanes, std::byte{0});
     w.clock = 0;
     w.barrierInstr = nullptr;
+    w.spinPc = 0xffffffffu;
   }
 }
 
@@ -82,9 +83,9 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
       if (w.state == WarpState::Ready) {
         anyReady = true;
         current_ = &w;
-        yieldRequested_ = false;
+        yieldRequested_ = spunAgain_ = false;
         runWarp(w, kSlice);
-        if (!yieldRequested_) anyRanFreely = true;
+        if (!yieldRequested_ || !spunAgain_) anyRanFreely = true;
         yieldRequested_ = false;
       }
       if (w.state != WarpState::Done) allDone = false;
@@ -92,8 +93,8 @@ void BlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, Bloc
     chargeBudget(0);
     if (allDone) break;
     if (!anyReady) deadlock();
-    // Every warp that ran only found its mbarrier phase incomplete, and nothing could complete
-    // it: two such rounds in a row cannot end.
+    // Every warp that ran stopped again at the wait it stopped at last time, and nothing could
+    // complete a phase: two such rounds in a row cannot end.
     idleRounds_ = (!anyRanFreely && asyncProgress_ == progressBefore) ? idleRounds_ + 1 : 0;
     if (idleRounds_ >= 2) mbarrierDeadlock();
   }
@@ -294,6 +295,10 @@ void BlockRunner::step(Warp& w, Frame& f, SimtEntry& top, const Decoded& d, std:
     case Opcode::Mbarrier: {
       std::uint64_t* addresses = scratch_[5].data();
       execAsync(w, f, d, exec, addresses);
+      if (yieldRequested_) {
+        spunAgain_ = w.spinPc == pc;
+        w.spinPc = pc;
+      }
       if (tracing) emit(w, pc, exec, addresses);
       ++top.pc;
       return;

@@ -77,6 +77,8 @@ struct Warp {
   std::uint32_t barrier = 0;
   std::uint32_t barrierMask = 0;    // lanes that arrived
   const Decoded* barrierInstr = nullptr;
+  // mbarrier spin (exec_async.cpp): the pc of the last wait that found its phase incomplete.
+  std::uint32_t spinPc = 0xffffffffu;
 };
 
 struct BarrierState {
@@ -193,9 +195,10 @@ class BlockRunner {
   const Warp* current_ = nullptr;
   InstructionBudget budget_;
   // mbarrier waits (exec_async.cpp): a wait that finds its phase incomplete ends the warp's
-  // slice; rounds in which every running warp only spun and no copy or mbarrier changed are a
-  // deadlock (reported with the last spinning thread).
+  // slice; two rounds in which every running warp stopped again at the wait it stopped at before
+  // and no copy or mbarrier changed are a deadlock (reported with the last spinning thread).
   bool yieldRequested_ = false;
+  bool spunAgain_ = false;  // the yield was at the same wait as the warp's previous one
   std::uint64_t asyncProgress_ = 0;
   std::uint32_t idleRounds_ = 0;
   std::string spinDescription_;

@@ -1,8 +1,8 @@
 // libFuzzer target for the emulator's sandbox (issue 24): the input drives a generator of small
 // PTX kernels that compute addresses from hostile values (0, -1, -4, 2^31, 2^62, 2^63, random
 // 64-bit) and load, store and update memory through every state space, 32- and 64-bit address
-// registers, symbols, generic pointers, vectors and atomics, with shuffles, votes, barriers and
-// branches in between. Every kernel must either run or stop with teg::Error (an out-of-bounds
+// registers, symbols, generic pointers, vectors, atomics, asynchronous copies and mbarriers,
+// with shuffles, votes, barriers and branches in between. Every kernel must either run or stop with teg::Error (an out-of-bounds
 // access, a deadlock, a budget); any other exception aborts, and AddressSanitizer reports any
 // touch of host memory outside the emulator's own allocations.
 #include <fuzzer/FuzzedDataProvider.h>
@@ -60,7 +60,7 @@ std::string address(FuzzedDataProvider& in) {
 // One statement; labels L0..L3 are placed by the caller.
 std::string statement(FuzzedDataProvider& in) {
   static constexpr const char* kTypes[] = {".u8", ".u16", ".u32", ".u64", ".f32", ".v2.u32", ".v4.u32", ".s8"};
-  switch (in.ConsumeIntegralInRange(0, 17)) {
+  switch (in.ConsumeIntegralInRange(0, 20)) {
     case 0: return fmt::format("mov.u64 {}, {};", r64(in), hostileValue(in));
     case 1: return fmt::format("mov.u32 {}, {};", r32(in), static_cast<std::uint32_t>(hostileValue(in)));
     case 2: return fmt::format("add.s64 {}, {}, {};", r64(in), r64(in), r64(in));
@@ -113,6 +113,28 @@ std::string statement(FuzzedDataProvider& in) {
     case 16:
       return fmt::format("setp.lt.u32 %p1, {}, {}; @%p1 bra L{};", r32(in), in.ConsumeIntegralInRange(0, 64),
                          in.ConsumeIntegralInRange(0, 3));
+    case 17: {  // asynchronous copies into shared memory from hostile addresses and sizes
+      static constexpr const char* kSizes[] = {"4", "8", "16", "%r2", "%r3"};
+      const bool cg = in.ConsumeBool();
+      std::string s = fmt::format("cp.async.{}.shared.global {}, {}, {}", cg ? "cg" : "ca", address(in), address(in),
+                                  cg ? "16" : kSizes[in.ConsumeIntegralInRange<std::size_t>(0, 2)]);
+      if (in.ConsumeBool()) s += fmt::format(", {}", in.ConsumeBool() ? r32(in) : "%p1");
+      return s + "; cp.async.commit_group; cp.async.wait_group 0;";
+    }
+    case 18: {  // mbarrier operations on hostile addresses with hostile counts
+      const char* sp = in.ConsumeBool() ? ".shared" : "";
+      switch (in.ConsumeIntegralInRange(0, 5)) {
+        case 0: return fmt::format("mbarrier.init{}.b64 {}, {};", sp, address(in), r32(in));
+        case 1: return fmt::format("mbarrier.arrive{}.b64 {}, {};", sp, r64(in), address(in));
+        case 2: return fmt::format("mbarrier.arrive_drop{}.b64 {}, {}, {};", sp, r64(in), address(in), r32(in));
+        case 3: return fmt::format("mbarrier.arrive.expect_tx{}.b64 {}, {}, {};", sp, r64(in), address(in), r32(in));
+        case 4: return fmt::format("mbarrier.complete_tx{}.b64 {}, {};", sp, address(in), r32(in));
+        default: return fmt::format("mbarrier.test_wait{}.b64 %p2, {}, {};", sp, address(in), r64(in));
+      }
+    }
+    case 19:  // a bulk copy of a hostile size completing on a hostile mbarrier
+      return fmt::format("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes {}, {}, {}, {};",
+                         address(in), address(in), r32(in), address(in));
     default: return in.ConsumeBool() ? "bar.sync 0;" : fmt::format("add.u32 {}, {}, 1;", r32(in), r32(in));
   }
 }

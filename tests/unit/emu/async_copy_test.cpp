@@ -175,6 +175,48 @@ TEST(AsyncCopy, AnMbarrierNobodyCanCompleteIsADeadlockNotAHang) {
   EXPECT_NE(err.find("1 of 257 arrivals pending"), std::string::npos) << err;  // all 256 arrived
 }
 
+// Two waits that find the phase incomplete at two different places, each tried once (no loop),
+// then the arrive and a spinning wait: the warps stop twice with nothing changed in between, but
+// at different waits, so it is not a deadlock (only a stop at the same wait again is a spin).
+TEST(AsyncCopy, IncompleteWaitsAtDifferentPlacesAreNotADeadlock) {
+  const std::string body = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b64 %rd<8>;
+  .reg .b32 %r<12>;
+  .reg .pred %p<4>;
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, bar;
+  mov.u32 %r9, %ntid.x;
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra SYNC;
+  mbarrier.init.shared.b64 [%r2], %r9;
+SYNC:
+  bar.sync 0;
+  mov.u32 %r3, 0;
+  mbarrier.test_wait.parity.shared.b64 %p2, [%r2], %r3;
+  selp.u32 %r4, 1, 0, %p2;
+  mbarrier.test_wait.parity.shared.b64 %p2, [%r2], %r3;
+  selp.u32 %r5, 1, 0, %p2;
+  mbarrier.arrive.shared.b64 %rd2, [%r2];
+WAIT:
+  mbarrier.test_wait.parity.shared.b64 %p2, [%r2], %r3;
+  @!%p2 bra WAIT;
+  mad.lo.u32 %r6, %r5, 10, %r4;
+  add.u32 %r6, %r6, 100;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  st.global.u32 [%rd4], %r6;
+  ret;
+}
+)";
+  // Both early waits see phase 0 incomplete (0, 0); every thread gets past the last one: 100.
+  const auto out = runOut<std::uint32_t>(body, 64, Dim3{1, 1, 1}, Dim3{64, 1, 1});
+  EXPECT_EQ(out, std::vector<std::uint32_t>(64, 100u));
+}
+
 TEST(AsyncCopy, MbarrierOutsideSharedMemoryOrMisalignedIsRefused) {
   const std::string misaligned = runError(R"(
 .visible .entry k(.param .u64 out) {
