@@ -56,6 +56,31 @@ int tightestSpacing(const Function& f, const std::string& opcode) {
   return best == std::numeric_limits<int>::max() ? -1 : best;
 }
 
+// For each (producer on the MMA pipe?, consumer on the MMA pipe?) pair of a chain of `opcode`
+// (HFMA2 runs on the FMA pipe, HFMA2.MMA on the tensor pipe), the fewest cycles ptxas leaves.
+std::map<std::pair<bool, bool>, int> pipeSpacings(const Function& f, const std::string& opcode) {
+  std::map<std::pair<bool, bool>, int> best;
+  const auto& code = f.instructions;
+  for (std::size_t p = 0; p < code.size(); ++p) {
+    if (code[p].opcode != opcode || code[p].operands.empty() || code[p].control.writeBarrier >= 0) continue;
+    const int reg = code[p].operands[0].index;
+    int cycles = 0;
+    for (std::size_t c = p; c + 1 < code.size(); ++c) {
+      cycles += code[c].control.stall;
+      const Instruction& next = code[c + 1];
+      if (next.opcode == "BRA" || next.opcode == "EXIT") break;
+      if (next.opcode == opcode && reads(next, reg)) {
+        const std::pair<bool, bool> key{code[p].hasModifier("MMA"), next.hasModifier("MMA")};
+        const auto it = best.find(key);
+        best[key] = it == best.end() ? cycles : std::min(it->second, cycles);
+        break;
+      }
+      if (writes(next, reg)) break;
+    }
+  }
+  return best;
+}
+
 nlohmann::json figure(const std::string& arch, const std::string& key) {
   std::ifstream in(std::string(TEG_SOURCE_DIR) + "/data/devices/generic/" + arch + ".json");
   const nlohmann::json file = nlohmann::json::parse(in);
@@ -111,6 +136,25 @@ TEST(PtxasLatency, SadLatencyIsPtxasSpacingOfDependentVabsdiff) {
       EXPECT_EQ(fig["source"], "ptxas-stall");
     }
   }
+}
+
+TEST(PtxasLatency, HopperSchedulesFp16ChainsAsAmpereDoes) {
+  // The rule behind sm_90's fp16_fma figure (derived): ptxas alternates a dependent HFMA2 chain
+  // between the FMA pipe and the tensor pipe (HFMA2.MMA) on sm_80 and on sm_90, with the same
+  // spacings (FMA -> MMA 6 cycles, MMA -> FMA 10), so GH100's fp16 pipes have GA100's latencies
+  // and sm_90 takes the FP16 latency of NVIDIA's SM80 table (5).
+  REQUIRE_NVDISASM();
+  const auto ampere = pipeSpacings(*chains("sm_80").findFunction("hfma2_chain"), "HFMA2");
+  const auto hopper = pipeSpacings(*chains("sm_90").findFunction("hfma2_chain"), "HFMA2");
+  ASSERT_EQ(ampere.size(), 2u);  // FMA -> MMA and MMA -> FMA
+  EXPECT_EQ(ampere, hopper);
+  EXPECT_EQ(ampere.at({false, true}), 6);
+  EXPECT_EQ(ampere.at({true, false}), 10);
+  const nlohmann::json sm80 = figure("sm_80", "timing.latency.fp16_fma");
+  const nlohmann::json sm90 = figure("sm_90", "timing.latency.fp16_fma");
+  ASSERT_FALSE(sm90.is_null());
+  EXPECT_EQ(sm90["value"], sm80["value"]);
+  EXPECT_EQ(sm90["basis"], "derived");
 }
 
 TEST(PtxasLatency, ScoreboardedProducerHasNoSpacing) {
