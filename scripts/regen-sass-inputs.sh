@@ -4,6 +4,8 @@
 #   matmul_shared.sm_XY.cubin  for each architecture CUDA 13 compiles (sm_75 ... sm_120), read
 #                              by the tests that run nvdisasm (they skip without it)
 #   <kernel>.sm_XY.sass        nvdisasm -hex -gi -c text of a few of them
+#   dependent_chains.sm_XY.cubin  the dependent chains whose ptxas spacing sources fixed latencies
+#                              (tests/unit/sass/ptxas_latency_test.cpp; sm_75 ... sm_110)
 # Kernels are compiled as teg compiles them (-cubin -lineinfo), from a copy in a fixed
 # directory so that the source paths inside do not name the machine they were made on.
 set -euo pipefail
@@ -21,6 +23,10 @@ cp "$root"/examples/kernels/{matmul_shared,reduce_warp_shuffle,softmax}.cu "$wor
 cd "$work"
 for arch in 75 80 86 89 90 100 120; do
   "$nvcc" -cubin -lineinfo -arch=sm_$arch -o "$out/matmul_shared.sm_$arch.cubin" matmul_shared.cu
+done
+cp "$out/dependent_chains.cu" "$work"/
+for arch in 75 80 86 87 89 90 100 103 110; do
+  "$nvcc" -cubin -lineinfo -arch=sm_$arch -o "$out/dependent_chains.sm_$arch.cubin" dependent_chains.cu
 done
 sass() {  # kernel arch
   "$nvcc" -cubin -lineinfo -arch=sm_$2 -o "$work/$1.cubin" "$1.cu"

@@ -144,14 +144,16 @@ DeviceAudit auditTimingFigures(const Device& d, const device::DeviceDatabase& db
   if (!add("scheduler policy", "timing.scheduler_policy"))
     a.entries.push_back(fallback("scheduler policy", "loose-round-robin", "no timing.scheduler_policy: the engine's default"));
 
-  // Execution latency per class the GPU executes (throughput > 0) and of the LD/ST class (its
-  // latency times constant-cache loads). config.cpp: latency.mad (a measured MAD chain) wins for
-  // fp32_fma; a class without timing.latency.<class> takes fp32_fma's.
+  // Execution latency per class the GPU executes (throughput > 0). The LD/ST class is not one:
+  // a memory instruction's result time comes from its port (shared, L1/constant, L2, DRAM latency
+  // below; a store is posted), so no LD/ST class latency is read (decoded_program.cpp).
+  // config.cpp: latency.mad (a measured MAD chain) wins for fp32_fma; a class without
+  // timing.latency.<class> takes fp32_fma's.
   const std::string fp32Key = "timing.latency.fp32_fma";
   for (int i = 0; i < kClassCount; ++i) {
     const auto cls = static_cast<InstructionClass>(i);
     const std::string name = device::instructionClassName(cls);
-    if (d.throughputOf(cls) <= 0 && cls != InstructionClass::LoadStore) continue;
+    if (d.throughputOf(cls) <= 0 || cls == InstructionClass::LoadStore) continue;
     const std::string parameter = "execution latency " + name;
     if (cls == InstructionClass::Fp32Fma && add(parameter, "latency.mad")) {
       covered.insert(fp32Key);

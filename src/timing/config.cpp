@@ -82,9 +82,11 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   for (int i = 0; i < kClassCount; ++i) {
     const auto cls = static_cast<InstructionClass>(i);
     double latency = d.timing.latency[static_cast<std::size_t>(i)];
+    // The LD/ST class's latency is never read (decoded_program.cpp: a memory instruction's
+    // result time comes from its port), so it is not listed as assumed.
     if (latency <= 0) {
       latency = d.timing.latency[fp32];
-      assumedLatency.push_back(device::instructionClassName(cls));
+      if (cls != InstructionClass::LoadStore) assumedLatency.push_back(device::instructionClassName(cls));
     }
     c.executionLatency[static_cast<std::size_t>(i)] = latency;
     // Multiple-warp issue latency = warp size / results per clock of one scheduler's share of the

@@ -96,6 +96,12 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
       d.produces = producerOfUnit(s.unit);
     }
     setUnit(d, d.unit, config);
+    // A memory instruction's result time comes from its port (shared, L1/constant, L2, DRAM), never
+    // from an LD/ST class latency: a store is posted (it has no result; the SASS of every
+    // generation lets the warp go on and exit without waiting for it, only for its sources to be
+    // read), and one whose lanes are all off makes no access and writes no register. So neither
+    // waits for a class latency, and the generation needs no such figure (none was published).
+    if (memory) d.latency = 0;
     // Lai §3.2.2.2 measured the long same-warp interval of the LD/ST class on a global load
     // (GLD.U32, ~60 cycles on GT200); shared and constant accesses do not leave the SM.
     if (memory && d.port != Port::Global) d.sameWarp = std::min(d.sameWarp, config.issueIntervalCycles);

@@ -57,7 +57,12 @@ TEST(Audit, TracesTheValuesTheTimingModelUses) {
     }
     for (int i = 0; i < teg::timing::kClassCount; ++i) {
       const auto cls = static_cast<InstructionClass>(i);
-      if (d.throughputOf(cls) <= 0 && cls != InstructionClass::LoadStore) continue;
+      if (cls == InstructionClass::LoadStore) {
+        // Not a parameter of the model: a memory instruction's time comes from its port.
+        for (const auto& e : audit.entries) EXPECT_NE(e.parameter, "execution latency load_store");
+        continue;
+      }
+      if (d.throughputOf(cls) <= 0) continue;
       const auto& e = entry(audit, std::string("execution latency ") + teg::device::instructionClassName(cls));
       EXPECT_DOUBLE_EQ(std::stod(e.value), config.executionLatency[static_cast<std::size_t>(i)]) << e.parameter;
       if (e.figure.empty()) {
@@ -173,8 +178,8 @@ int assumedTimingFiguresFromTheFiles(const std::string& id) {
   for (int i = 0; i < teg::timing::kClassCount; ++i) {
     const std::string name = teg::device::instructionClassName(static_cast<InstructionClass>(i));
     const auto tp = mine.find("throughput." + name);
-    const bool executes = (tp != mine.end() && tp->second.json["value"].get<double>() > 0) || name == "load_store";
-    if (!executes) continue;
+    const bool executes = tp != mine.end() && tp->second.json["value"].get<double>() > 0;
+    if (!executes || name == "load_store") continue;  // the LD/ST class latency is never read
     if (name == "fp32_fma" && count("latency.mad")) {
       audited.insert("timing.latency.fp32_fma");
       continue;
@@ -197,15 +202,18 @@ int assumedTimingFiguresFromTheFiles(const std::string& id) {
 
 TEST(Audit, CloudGpusHaveNoMoreAssumedTimingFiguresThanAtTheLastCount) {
   // The GPUs rented in clouds (README "GT200 to Blackwell"), with the number of assumed timing
-  // figures `teg devices audit` reported after the last data change (233 in all before this
-  // session's sources, 222 after). A bound, not a target: issue 25 asks for none; a change that
-  // adds an assumed figure to one of these fails here, one that removes one lowers the bound.
+  // figures `teg devices audit` reported after the last data change (233 in all before the second
+  // session's sources, 222 after; 178 after ptxas's sad latency, Hopper's fp16 rule, the LD/ST
+  // class dropped as a parameter and BabelStream's HBM3/HBM3e figures, with the A10G's and A40's L2
+  // bandwidth relabelled assumed). A
+  // bound, not a target: issue 25 asks for none; a change that adds an assumed figure to one of
+  // these fails here, one that removes one lowers the bound.
   const std::map<std::string, int> bound = {
-      {"tesla-t4", 4},        {"a10g", 12},           {"a10", 13},           {"a30", 11},
-      {"a40", 12},            {"l4", 13},             {"l40s", 11},          {"l40", 11},
-      {"a100-pcie-80gb", 11}, {"a100-pcie-40gb", 12}, {"a100-sxm4-40gb", 11}, {"a100-sxm4-80gb", 12},
-      {"h100-sxm5-80gb", 13}, {"h100-pcie-80gb", 12}, {"gh200", 13},         {"h200-sxm-141gb", 13},
-      {"b200", 14},           {"tesla-v100-pcie-16gb", 6}, {"tesla-v100-sxm2-16gb", 6}, {"h800-pcie-80gb", 12}};
+      {"tesla-t4", 3},        {"a10g", 11},           {"a10", 11},           {"a30", 9},
+      {"a40", 11},            {"l4", 11},             {"l40s", 9},           {"l40", 9},
+      {"a100-pcie-80gb", 9},  {"a100-pcie-40gb", 10}, {"a100-sxm4-40gb", 9}, {"a100-sxm4-80gb", 10},
+      {"h100-sxm5-80gb", 9},  {"h100-pcie-80gb", 9},  {"gh200", 9},          {"h200-sxm-141gb", 9},
+      {"b200", 11},           {"tesla-v100-pcie-16gb", 5}, {"tesla-v100-sxm2-16gb", 5}, {"h800-pcie-80gb", 9}};
   int total = 0;
   for (const auto& [id, most] : bound) {
     SCOPED_TRACE(id);
@@ -216,7 +224,7 @@ TEST(Audit, CloudGpusHaveNoMoreAssumedTimingFiguresThanAtTheLastCount) {
     EXPECT_EQ(audit.count(FigureBasis::Assumed), assumedTimingFiguresFromTheFiles(id));
     total += audit.count(FigureBasis::Assumed);
   }
-  EXPECT_LE(total, 222);
+  EXPECT_LE(total, 178);
 }
 
 TEST(Audit, SmInternalFigureOfAnotherChipOfTheSameComputeCapabilityIsDerived) {

@@ -191,3 +191,24 @@ TEST(IssueModel, StallReasonsAddUpToWarpCycles) {
 }
 
 }  // namespace
+
+TEST(IssueModel, AStoreIsPostedAndAMemoryInstructionWithNoLaneMakesNoOneWait) {
+  // One warp: r1 = r1 * r2 + r3 (latency 24), a global store of r1 (the block's last instruction),
+  // so the block ends when the store leaves for the LSU: issued at 24 (after the FMA's result),
+  // busy for its unit interval (4 cycles): 28, whatever the configured execution latencies. Before,
+  // the store "completed" one LD/ST class latency (a figure no GPU has: fp32's taken) after issue.
+  const auto kernel = kernelOf({alu({1}, {1, 2, 3}), memory(teg::trace::InstrKind::Store, teg::trace::MemorySpace::Global, {}, {4, 1})}, 1, 32);
+  const auto lanes = [](std::uint32_t, std::uint32_t, std::size_t, int lane) { return 0x1000ull + 4ull * static_cast<std::uint64_t>(lane); };
+  auto config = simpleConfig(24, 4, 1);
+  const auto a = runSynthetic(config, {}, kernel, [](auto, auto) { return everyPc(2); }, lanes);
+  config.executionLatency[static_cast<std::size_t>(InstructionClass::LoadStore)] = 500;
+  const auto b = runSynthetic(config, {}, kernel, [](auto, auto) { return everyPc(2); }, lanes);
+  EXPECT_DOUBLE_EQ(a.cycles, 24 + 4.0);
+  EXPECT_DOUBLE_EQ(b.cycles, a.cycles);
+  // A load whose lanes are all off (guard false everywhere) writes no register: its consumer
+  // issues on the next cycle the warp may issue (same-warp interval 1), not after a latency.
+  const auto k2 = kernelOf({memory(teg::trace::InstrKind::Load, teg::trace::MemorySpace::Global, {5}, {2}), alu({6}, {5, 2})}, 1, 32);
+  const auto c = runSynthetic(config, {}, k2, [](auto, auto) { return everyPc(2); }, lanes,
+                              [](std::uint32_t, std::uint32_t, std::size_t i) { return i == 0 ? 0u : 0xFFFFFFFFu; });
+  EXPECT_DOUBLE_EQ(c.cycles, 1 + 24.0);
+}

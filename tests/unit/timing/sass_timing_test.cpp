@@ -123,9 +123,10 @@ TEST(SassTiming, AnInstructionWhoseGuardIsFalseOnEveryLaneMovesNoData) {
   // ptxas if-converts `if (never) smem[tid] = B[tid];` into `@P0 LDG R2 (W0); @P0 STS [R9], R2
   // (waits on W0)`. With P0 false on the whole warp, "instructions with a false predicate do not
   // write results, and also do not evaluate addresses or read operands" (CUDA C++ Programming
-  // Guide, "Branch Predication"): the LDG issues at 0 and clears W0 one class latency (6) later,
-  // not after a trip to the L2 (200); the STS issues at 6 (done at 12), the FADD at 7 (done at 13).
-  // Neither occupies the LSU or the shared pipe, nor counts as a request.
+  // Guide, "Branch Predication"): the LDG issues at 0 and clears W0 at once (it makes no access
+  // and writes nothing; there is no LD/ST class latency), not after a trip to the L2 (200); the
+  // STS issues at 1 (the LDG's stall count), the FADD at 2 (done at 2 + 6 = 8). Neither memory
+  // instruction occupies the LSU or the shared pipe, nor counts as a request.
   const auto ldg = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Global, {2}, {2}), control(1, 0));
   const auto sts = withControl(memory(trace::InstrKind::Store, trace::MemorySpace::Shared, {}, {9, 2}), control(1, -1, -1, 1u << 0));
   const auto fadd = withControl(alu({5}, {6}), control(1));
@@ -134,10 +135,10 @@ TEST(SassTiming, AnInstructionWhoseGuardIsFalseOnEveryLaneMovesNoData) {
                               [](auto, auto) { return everyPc(3); }, laneWords, guardFalse);
   const auto t = ofWarp(r, 0);
   ASSERT_EQ(t.size(), 3u);
-  EXPECT_DOUBLE_EQ(t[0].complete, 6.0);
-  EXPECT_DOUBLE_EQ(t[1].issue, 6.0);
-  EXPECT_DOUBLE_EQ(t[2].issue, 7.0);
-  EXPECT_DOUBLE_EQ(r.cycles, 13.0);
+  EXPECT_DOUBLE_EQ(t[0].complete, 0.0);
+  EXPECT_DOUBLE_EQ(t[1].issue, 1.0);
+  EXPECT_DOUBLE_EQ(t[2].issue, 2.0);
+  EXPECT_DOUBLE_EQ(r.cycles, 8.0);
   EXPECT_EQ(r.memory.globalLoads, 0u);
   EXPECT_EQ(r.memory.sharedRequests, 0u);
   // The same instructions with every lane on: the load goes to the L2 (a miss here) and the
