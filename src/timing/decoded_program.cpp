@@ -128,6 +128,19 @@ DecodedProgram decodeProgram(const trace::KernelInfo& kernel, const TimingConfig
       d.control = s.control;
       d.slots = s.sourceSlots;
       d.sameWarp = s.control.stall;
+      if (d.port == Port::Constant && s.control.writeBarrier < 0) {
+        // A constant load ptxas gives no write barrier (ULDC: c[bank][immediate] into a uniform
+        // register, used two cycles later under the stall count alone) is fixed-latency: the
+        // constant is fetched as a c[][] operand of an ALU instruction is, not requested from
+        // the LSU/MIO queue that variable-latency loads (LDC with a barrier, LDG) share. The
+        // PTX path times ld.param the same way (a register move, above).
+        d.port = Port::Alu;
+        d.unit = static_cast<int>(InstructionClass::IntAdd);
+        d.produces = Producer::Short;
+        setUnit(d, d.unit, config);
+        d.sameWarp = s.control.stall;
+        d.groupKey = d.unit;
+      }
       continue;
     }
     if (config.sharedOperandLatency > 0 && d.port == Port::Shared && s.kind == trace::InstrKind::Load) {

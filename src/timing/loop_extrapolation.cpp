@@ -179,10 +179,19 @@ TimingResult extrapolateIterations(const TimingResult& atA, const TimingResult& 
 }
 
 std::vector<double> extrapolateCompletion(const std::vector<double>& atA, const std::vector<double>& atB, double a,
-                                          double b, double target) {
+                                          double b, double target, std::size_t slots) {
   const double f = (target - b) / (b - a);
-  std::vector<double> out(atB.size());
-  for (std::size_t i = 0; i < atB.size(); ++i) out[i] = i < atA.size() ? affine(atA[i], atB[i], f) : atB[i];
+  std::vector<double> sortedA = atA;
+  std::vector<double> out = atB;
+  std::sort(sortedA.begin(), sortedA.end());
+  std::sort(out.begin(), out.end());
+  const std::size_t wave = slots == 0 ? std::max<std::size_t>(1, out.size()) : slots;
+  for (std::size_t first = 0; first < out.size(); first += wave) {
+    const std::size_t last = std::min(out.size(), first + wave);
+    if (last > sortedA.size()) break;  // no such wave in run a: run b's completions as they are
+    const double shift = f * (out[last - 1] - sortedA[last - 1]);
+    for (std::size_t i = first; i < last; ++i) out[i] += shift;
+  }
   return out;
 }
 

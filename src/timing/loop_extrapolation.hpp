@@ -60,8 +60,17 @@ std::vector<BlockTrace> keepIterations(const std::vector<BlockTrace>& blocks, co
 // series and clock reads stay those of `atB`.
 TimingResult extrapolateIterations(const TimingResult& atA, const TimingResult& atB, double a, double b, double target);
 
-// The same line through two runs' block completion times.
+// The same line through two runs' block completion times, a wave at a time: the completions of
+// each run sorted and cut into waves of `slots` (the k-th wave = the k-th `slots` completions),
+// every completion of a wave moved by the line through the wave's last completion. The wave ends
+// are what the error estimate checked (engine.cpp projects the launch from the last completion
+// and the first wave's end); the spread inside a wave is set by how its blocks started and were
+// arbitrated, not by the iteration count, and a line through each block's own completion would
+// stretch it by (target - b) / (b - a): x60 for 9 and 13 of 256 iterations, so a wave that ends
+// within 3,000 cycles in the full run was spread over 220,000, and the last partial wave, which
+// starts as the earliest of them frees its slot (tail_wave.hpp), started that much too early.
+// `slots` 0 is taken as one wave.
 std::vector<double> extrapolateCompletion(const std::vector<double>& atA, const std::vector<double>& atB, double a,
-                                          double b, double target);
+                                          double b, double target, std::size_t slots);
 
 }  // namespace teg::timing::detail

@@ -158,6 +158,50 @@ TEST(LoopSampling, TheExtrapolatedPredictionMatchesTheFullSimulation) {
   EXPECT_NEAR(sumOf(sampled), sumOf(full), 0.01 * sumOf(full));
 }
 
+TEST(LoopSampling, CompletionsMoveAWaveAtATimeAlongTheWaveEnd) {
+  // Two slots, four blocks: runs at a = 4 and b = 8 back-edges, extrapolated to 16 (f = (16 - 8) /
+  // (8 - 4) = 2). Worked by hand: wave 0 ends at 110 then 158, so its completions move by
+  // 2 x 48 = 96: {150, 158} -> {246, 254}; wave 1 ends at 230 then 330, +200: {300, 330} ->
+  // {500, 530}. Each wave keeps run b's spread (8 and 30 cycles). Per block, the first block of
+  // wave 1 (200 -> 300: 100 a step, against its wave end's 100) would also land on 500, but the
+  // first of wave 0 (100 -> 150) would go to 250 and its spread shrink to 4; a block whose
+  // completion jitters between the runs moves its wave's earliest end by f times the jitter.
+  // The input order is the blocks' (not sorted): the waves are the sorted completions.
+  const std::vector<double> atA{110, 100, 230, 200};
+  const std::vector<double> atB{158, 150, 330, 300};
+  EXPECT_EQ(teg::timing::detail::extrapolateCompletion(atA, atB, 4, 8, 16, 2), (std::vector<double>{246, 254, 500, 530}));
+  // A jitter of 10 cycles in one block of the last wave's run b (its earliest end) stays 10
+  // cycles, where a per-block line would make it 30.
+  const std::vector<double> jittered{158, 150, 330, 290};
+  EXPECT_EQ(teg::timing::detail::extrapolateCompletion(atA, jittered, 4, 8, 16, 2),
+            (std::vector<double>{246, 254, 490, 530}));
+  // One wave (slots 0): every completion moves by the last one's line, 2 x (330 - 230) = 200.
+  EXPECT_EQ(teg::timing::detail::extrapolateCompletion(atA, atB, 4, 8, 16, 0), (std::vector<double>{350, 358, 500, 530}));
+}
+
+TEST(LoopSampling, WithBlocksExtrapolatedTheEstimateHoldsForTheLaunch) {
+  // 21 blocks on the SM, 2 slots: 8 simulated, the rest extrapolated at the steady pace and the
+  // last one (a partial wave) run alone. The wave ends the pace and the tail are read off come
+  // from the sampled runs' lines (extrapolateCompletion); the oracle is the same launch with
+  // every iteration simulated.
+  const auto run = [](int sampleIterations) {
+    auto config = simpleConfig(4, 1, 1);
+    config.l2BytesShare = 0;
+    EngineOptions options;
+    options.residentBlocks = 2;
+    options.maxSampledBlocks = 8;
+    options.loopSampleIterations = sampleIterations;
+    return runSynthetic(
+        config, options, streamingLoop(21), [&](auto, auto) { return loopPcs(400); }, streamedAddress);
+  };
+  const TimingResult full = run(0);
+  const TimingResult sampled = run(4);
+  ASSERT_TRUE(full.extrapolated);
+  ASSERT_TRUE(sampled.loopSampling.applied);
+  const double error = std::abs(sampled.cycles - full.cycles) / full.cycles;
+  EXPECT_LE(error, sampled.loopSampling.errorEstimate + 0.002) << sampled.cycles << " vs " << full.cycles;
+}
+
 TEST(LoopSampling, ALoopThatReReadsItsDataIsSimulatedInFull) {
   // Every iteration reads the same line: after the first, a hit. Runs of 4-12 iterations are
   // mostly that first cold miss, so their slope would be off; the loop is simulated in full.

@@ -119,6 +119,27 @@ TEST(SassTiming, ConsumerOfAGlobalLoadWaitsExactlyUntilTheLoadCompletes) {
   EXPECT_DOUBLE_EQ(r.stalls[static_cast<int>(StallReason::LongScoreboard)], t[0].complete - 2.0);
 }
 
+TEST(SassTiming, AConstantLoadWithoutAWriteBarrierDoesNotQueueForTheLsu) {
+  // ULDC.64 UR4, c[0x0][0x178] (S01, no barrier: ptxas uses UR4 under the stall count) then LDG
+  // (S01, W0). With the LSU taking 10 cycles per instruction, a ULDC that queued there would hold
+  // the LDG to cycle 10 (lg_throttle); fixed-latency, it is an operand fetch on the integer pipe
+  // and the LDG issues at 1. LDC R4, c[0x0][0x160] with W1 (variable latency: its consumer waits
+  // on the barrier) is a request to the LSU: the LDG after it issues at 10.
+  auto config = simpleConfig(6, 1, 1);
+  config.unitInterval[static_cast<std::size_t>(InstructionClass::LoadStore)] = 10;
+  const auto uldc = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Constant, {20}, {}, 8), control(1));
+  const auto ldc = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Constant, {20}, {}, 8), control(1, 1));
+  const auto ldg = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Global, {4}, {2}), control(1, 0));
+  const auto issueOfLdg = [&](const trace::StaticInstruction& constant) {
+    const auto r = runSynthetic(config, withTimeline(), sassKernel({constant, ldg}), [](auto, auto) { return everyPc(2); },
+                                laneWords);
+    const auto t = ofWarp(r, 0);
+    return t.size() == 2 ? t[1].issue : -1.0;
+  };
+  EXPECT_DOUBLE_EQ(issueOfLdg(uldc), 1.0);
+  EXPECT_DOUBLE_EQ(issueOfLdg(ldc), 10.0);
+}
+
 TEST(SassTiming, AnInstructionWhoseGuardIsFalseOnEveryLaneMovesNoData) {
   // ptxas if-converts `if (never) smem[tid] = B[tid];` into `@P0 LDG R2 (W0); @P0 STS [R9], R2
   // (waits on W0)`. With P0 false on the whole warp, "instructions with a false predicate do not
