@@ -39,6 +39,46 @@ void registerMwpCwpCommand(CLI::App& app, Context&) {
   });
 }
 
+void registerMwpCwpExtendedCommand(CLI::App& app, Context&) {
+  auto in = std::make_shared<models::MwpCwpExtendedInput>();
+  auto asJson = std::make_shared<bool>(false);
+  app.add_option("--insts", in->insts, "#insts: instructions per warp")->required()->check(positive());
+  app.add_option("--mem-insts", in->memInsts, "#mem_insts: memory instructions per warp")->required()->check(nonNegative());
+  app.add_option("--total-warps", in->totalWarps, "#total_warps of the launch")->required()->check(positive());
+  app.add_option("--active-sms", in->activeSms, "#active_SMs")->required()->check(positive());
+  app.add_option("--warps", in->warps, "N: active warps per SM")->required()->check(positive());
+  app.add_option("--inst-latency", in->avgInstLatency, "avg_inst_lat, cycles")->required()->check(positive());
+  app.add_option("--ilp", in->ilp, "ILP of one warp (default 1)")->check(positive());
+  app.add_option("--mlp", in->mlp, "MLP of one warp (default 1)")->check(positive());
+  app.add_option("--simd-width", in->simdWidth, "SIMD width (default 32)")->check(positive());
+  app.add_option("--mwp", in->mwp, "MWP: warps whose memory requests overlap")->required()->check(positive());
+  app.add_option("--mwp-peak-bw", in->mwpPeakBw, "MWP_peak_bw: warps the peak DRAM bandwidth sustains per SM")
+      ->required()->check(positive());
+  app.add_option("--dram-latency", in->dramLatency, "avg_DRAM_lat, cycles")->required()->check(nonNegative());
+  app.add_option("--miss-ratio", in->missRatio, "the caches' miss ratio, 0..1 (default 1)")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--hit-latency", in->hitLatency, "hit_lat, cycles (default 0)")->check(nonNegative());
+  app.add_option("--o-sync", in->oSync, "O_sync, cycles")->check(nonNegative());
+  app.add_option("--o-sfu", in->oSfu, "O_SFU, cycles")->check(nonNegative());
+  app.add_option("--o-cfdiv", in->oCfDiv, "O_CFdiv, cycles")->check(nonNegative());
+  app.add_option("--o-bank", in->oBank, "O_bank: bank-conflict overhead, cycles")->check(nonNegative());
+  app.add_flag("--json", *asJson, "Print JSON instead of a table");
+  app.footer("Example: teg model mwp-cwp-ext --insts 100 --mem-insts 10 --total-warps 1600 --active-sms 16 --warps 8 "
+             "--inst-latency 18 --mwp 4 --mwp-peak-bw 6 --dram-latency 400 --miss-ratio 0.5 --hit-latency 100 --o-bank 500");
+  app.callback([in, asJson] {
+    const auto r = models::mwpCwpExtended(*in);
+    const json j = {{"itilp", r.itilp},   {"w_parallel", r.wParallel}, {"w_serial", r.wSerial}, {"t_comp", r.tComp},
+                    {"amat", r.amat},     {"cwp", r.cwp},             {"mwp_cp", r.mwpCp},     {"itmlp", r.itmlp},
+                    {"t_mem", r.tMem},    {"f_overlap", r.fOverlap},  {"t_overlap", r.tOverlap}, {"cycles", r.tExec}};
+    emit(*asJson, j,
+         {{"T_comp", fmt::format("{} = W_parallel {} (ITILP {}) + W_serial {} (eqs. 2, 3, 6)", num(r.tComp),
+                                 num(r.wParallel), num(r.itilp), num(r.wSerial))},
+          {"T_mem", fmt::format("{} = AMAT {} (eq. 12) at ITMLP {} (eqs. 11, 14; CWP {}, MWP_cp {})", num(r.tMem),
+                                num(r.amat), num(r.itmlp), num(r.cwp), num(r.mwpCp))},
+          {"T_overlap", fmt::format("{} (F_overlap {}, eqs. 16-17)", num(r.tOverlap), num(r.fOverlap))},
+          {"cycles", fmt::format("{} = T_comp + T_mem - T_overlap (eq. 1, seed eq. 1.3)", num(r.tExec))}});
+  });
+}
+
 namespace {
 
 models::RyooConfig parseRyooConfig(const std::string& s) {
