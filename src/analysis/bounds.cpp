@@ -48,6 +48,17 @@ void addRemedy(BoundReport& b, std::string name, const std::string& resource, do
 // The fewest shared wavefronts the simulated accesses could take: each warp-level shared access
 // (a full warp's bytes, `accessBytes` per lane) over the banks' width per wavefront, at least one.
 // Capped by the counted wavefronts (a partly active warp or paired lanes may need fewer).
+// Shared atomics' extra passes are lanes contending for one word (the data), not the layout.
+bool hasSharedAtomics(const Prediction& p) {
+  for (std::size_t pc = 0; pc < p.kernel.instructions.size() && pc < p.result.perInstruction.size(); ++pc) {
+    const auto& s = p.kernel.instructions[pc];
+    if (s.space == trace::MemorySpace::Shared && s.kind == trace::InstrKind::Atomic &&
+        p.result.perInstruction[pc].executions > 0)
+      return true;
+  }
+  return false;
+}
+
 double conflictFreeWavefronts(const Prediction& p) {
   const timing::TimingConfig& c = p.config;
   const double wavefrontBytes = static_cast<double>(std::max(1, c.sharedBanks) * std::max(1, c.sharedBankWidth));
@@ -155,7 +166,7 @@ BoundReport boundsOf(const Prediction& p) {
   }
   rank(b);
   b.removingWhatIf = whatIfRemoving(b.binding, p);
-  if (m.sharedRequests > 0 && !sharedOperands)
+  if (m.sharedRequests > 0 && !sharedOperands && !hasSharedAtomics(p))
     addRemedy(b, "conflict-free shared memory (padding or a swizzle)", "shared memory",
               conflictFreeWavefronts(p) * c.sharedWavefrontCycles * b.scale, msPerCycle);
   b.notEvaluated.push_back(

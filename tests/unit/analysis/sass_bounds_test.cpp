@@ -129,6 +129,12 @@ TEST(SassBounds, AConflictFreeSharedLayoutLowersTheSharedBoundToOneWavefrontPerW
   ASSERT_EQ(wide.remedies.size(), 1u);
   EXPECT_DOUBLE_EQ(wide.remedies.front().cyclesAfter, 400);
   EXPECT_EQ(wide.remedies.front().bindingAfter, "shared memory");
+  // Shared atomics: their extra passes are lanes contending for a word (histogram bins), which no
+  // layout removes: no remedy is offered.
+  p.kernel.instructions[1].accessBytes = 4;
+  p.kernel.instructions[1].kind = trace::InstrKind::Atomic;
+  EXPECT_TRUE(analysis::boundsOf(p).remedies.empty());
+  p.kernel.instructions[1].kind = trace::InstrKind::Load;
   // Already conflict-free (100 wavefronts for 100 word accesses): no remedy is offered.
   p.kernel.instructions[1].accessBytes = 4;
   p.result.memory.sharedWavefronts = 100;
