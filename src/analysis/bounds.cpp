@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -28,6 +29,49 @@ void rank(BoundReport& b) {
 std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 constexpr const char* kBankBound = "issue + register banks";
+
+// The bounds with `resource` at `cycles` instead (others unchanged): the remedy's figures. Not
+// added when it would not lower the resource's bound.
+void addRemedy(BoundReport& b, std::string name, const std::string& resource, double cycles, double msPerCycle) {
+  const auto it = std::find_if(b.bounds.begin(), b.bounds.end(), [&](const ResourceBound& r) { return r.resource == resource; });
+  if (it == b.bounds.end() || !(cycles < it->cycles)) return;
+  BoundReport after = b;
+  for (auto& r : after.bounds)
+    if (r.resource == resource) r.cycles = cycles, r.timeMs = cycles * msPerCycle;
+  rank(after);
+  b.remedies.erase(std::remove_if(b.remedies.begin(), b.remedies.end(), [&](const Remedy& r) { return r.name == name; }),
+                   b.remedies.end());
+  b.remedies.push_back({std::move(name), resource, it->cycles, cycles, after.binding,
+                        after.bounds.front().cycles, after.bounds.front().cycles * msPerCycle});
+}
+
+// The fewest shared wavefronts the simulated accesses could take: each warp-level shared access
+// (a full warp's bytes, `accessBytes` per lane) over the banks' width per wavefront, at least one.
+// Capped by the counted wavefronts (a partly active warp or paired lanes may need fewer).
+// Shared atomics' extra passes are lanes contending for one word (the data), not the layout.
+bool hasSharedAtomics(const Prediction& p) {
+  for (std::size_t pc = 0; pc < p.kernel.instructions.size() && pc < p.result.perInstruction.size(); ++pc) {
+    const auto& s = p.kernel.instructions[pc];
+    if (s.space == trace::MemorySpace::Shared && s.kind == trace::InstrKind::Atomic &&
+        p.result.perInstruction[pc].executions > 0)
+      return true;
+  }
+  return false;
+}
+
+double conflictFreeWavefronts(const Prediction& p) {
+  const timing::TimingConfig& c = p.config;
+  const double wavefrontBytes = static_cast<double>(std::max(1, c.sharedBanks) * std::max(1, c.sharedBankWidth));
+  double fewest = 0;
+  for (std::size_t pc = 0; pc < p.kernel.instructions.size() && pc < p.result.perInstruction.size(); ++pc) {
+    const auto& s = p.kernel.instructions[pc];
+    if (s.space != trace::MemorySpace::Shared) continue;
+    if (s.kind != trace::InstrKind::Load && s.kind != trace::InstrKind::Store && s.kind != trace::InstrKind::Atomic) continue;
+    const double perAccess = std::max(1.0, std::ceil(trace::kWarpLanes * static_cast<double>(s.accessBytes) / wavefrontBytes));
+    fewest += static_cast<double>(p.result.perInstruction[pc].executions) * perAccess;
+  }
+  return std::min(fewest, static_cast<double>(p.result.memory.sharedWavefronts));
+}
 
 }  // namespace
 
@@ -122,6 +166,9 @@ BoundReport boundsOf(const Prediction& p) {
   }
   rank(b);
   b.removingWhatIf = whatIfRemoving(b.binding, p);
+  if (m.sharedRequests > 0 && !sharedOperands && !hasSharedAtomics(p))
+    addRemedy(b, "conflict-free shared memory (padding or a swizzle)", "shared memory",
+              conflictFreeWavefronts(p) * c.sharedWavefrontCycles * b.scale, msPerCycle);
   b.notEvaluated.push_back(
       "register banks: the trace is PTX, whose registers are virtual; the bank a physical register sits in (Kepler: "
       "seed 000 Table 4.1, data/models/sgemm_bound.json) is known only after ptxas allocates them");
@@ -173,6 +220,12 @@ BoundReport sassBoundsOf(const Prediction& p, const SassFacts& sass) {
   }
   rank(b);
   b.removingWhatIf = whatIfRemoving(b.binding, p);
+  // The remedies' binding bounds change with the bank bound added: evaluate them again.
+  const std::vector<Remedy> before = b.remedies;
+  b.remedies.clear();
+  for (const auto& r : before) addRemedy(b, r.name, r.resource, r.cyclesAfter, msPerCycle);
+  if (sass.bankLayoutKnown && b.bankConflictCycles > 0)
+    addRemedy(b, "a register allocation without bank conflicts", kBankBound, issueCycles, msPerCycle);
   if (scalarLoads > vectorLoads) {
     VectorLoadSuggestion v;
     v.scalarLoads = scalarLoads * b.scale;

@@ -27,6 +27,15 @@ nlohmann::json vectorLoadsJson(const analysis::VectorLoadSuggestion& v) {
           {"binding_after", v.bindingAfter}};
 }
 
+nlohmann::json remediesJson(const analysis::BoundReport& b) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : b.remedies)
+    out.push_back({{"name", r.name}, {"resource", r.resource}, {"cycles_before", r.cyclesBefore},
+                   {"cycles_after", r.cyclesAfter}, {"binding_after", r.bindingAfter},
+                   {"bound_cycles_after", r.boundCyclesAfter}, {"bound_time_ms_after", r.boundMsAfter}});
+  return out;
+}
+
 nlohmann::json boundsJson(const analysis::BoundReport& b) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : b.bounds)
@@ -37,7 +46,8 @@ nlohmann::json boundsJson(const analysis::BoundReport& b) {
           {"predicted_cycles", b.predictedCycles}, {"fraction_of_bound", b.fractionOfBound},
           {"blocks_scale", b.scale}, {"not_evaluated", b.notEvaluated},
           {"removing_what_if", b.removingWhatIf}, {"bank_conflict_cycles", b.bankConflictCycles},
-          {"vector_loads", b.vectorLoads ? vectorLoadsJson(*b.vectorLoads) : nlohmann::json(nullptr)}};
+          {"vector_loads", b.vectorLoads ? vectorLoadsJson(*b.vectorLoads) : nlohmann::json(nullptr)},
+          {"remedies", remediesJson(b)}};
 }
 
 std::string count(double v) { return fmt::format("{:.4g}", v); }
@@ -119,6 +129,13 @@ void registerBoundCommand(CLI::App& app, Context& context) {
           ms(v.boundCyclesBefore * msPerCycle), ms(v.boundMsAfter), v.bindingAfter,
           v.boundCyclesAfter > 0 ? 100 * (v.boundCyclesBefore / v.boundCyclesAfter - 1) : 0);
     }
+    for (const auto& r : b.remedies)
+      std::cout << fmt::format("\nwith {}: the {} bound {} -> at most {}; binding bound {} -> at most {} ({}){}\n", r.name, r.resource,
+                               ms(r.cyclesBefore * top.timeMs / top.cycles), ms(r.cyclesAfter * top.timeMs / top.cycles),
+                               ms(top.timeMs), ms(r.boundMsAfter), r.bindingAfter,
+                               r.boundCyclesAfter < top.cycles
+                                   ? fmt::format(": the bound falls by at least {:.0f} %", 100 * (1 - r.boundCyclesAfter / top.cycles))
+                                   : std::string(": the binding bound does not move"));
     if (after)
       std::cout << fmt::format("\nwhat-if {}: predicted {} (was {}); bound {} by {}, {:.0f} % of it\n", b.removingWhatIf,
                                ms(after->predictedMs), ms(b.predictedMs),

@@ -148,6 +148,9 @@ void registerModelCommand(CLI::App& app, Context& context) {
        model::registerVolkovSgemmCommand},
       {"mwp-cwp", "Hong & Kim's MWP-CWP model: CWP, the case and the cycles (seed 000 eqs. 1.1-1.2)",
        model::registerMwpCwpCommand},
+      {"mwp-cwp-ext", "Sim et al.'s extended MWP-CWP: T_comp + T_mem - T_overlap with the cache (AMAT) and bank-conflict "
+                      "(O_bank) terms (seed 000 eq. 1.3)",
+       model::registerMwpCwpExtendedCommand},
       {"ryoo", "Ryoo's efficiency and utilization of configurations, and their Pareto subset (seed 000 eqs. 1.5-1.6)",
        model::registerRyooCommand},
       {"dataflow", "Lai's data-flow model of lattice QCD's Hopping_Matrix: R_A/M per access pattern (seed 000 Table 2.4)",

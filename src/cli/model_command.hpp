@@ -71,6 +71,7 @@ void registerRooflineCommand(CLI::App& app, Context& context);
 void registerSgemmBoundCommand(CLI::App& app, Context& context);  // cmd_model_sgemm.cpp
 void registerVolkovSgemmCommand(CLI::App& app, Context& context); // cmd_model_volkov.cpp
 void registerMwpCwpCommand(CLI::App& app, Context& context);       // cmd_model_survey.cpp
+void registerMwpCwpExtendedCommand(CLI::App& app, Context& context);  // cmd_model_survey.cpp
 void registerRyooCommand(CLI::App& app, Context& context);
 void registerDataflowCommand(CLI::App& app, Context& context);
 

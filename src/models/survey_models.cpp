@@ -35,6 +35,42 @@ MwpCwp mwpCwp(const MwpCwpInput& in) {
   return r;
 }
 
+MwpCwpExtended mwpCwpExtended(const MwpCwpExtendedInput& in) {
+  requirePositive("extended MWP-CWP: #insts", in.insts);
+  requirePositive("extended MWP-CWP: #total_warps", in.totalWarps);
+  requirePositive("extended MWP-CWP: #active_SMs", in.activeSms);
+  requirePositive("extended MWP-CWP: N (warps)", in.warps);
+  requirePositive("extended MWP-CWP: avg_inst_lat", in.avgInstLatency);
+  requirePositive("extended MWP-CWP: ILP", in.ilp);
+  requirePositive("extended MWP-CWP: MLP", in.mlp);
+  requirePositive("extended MWP-CWP: warp size", in.warpSize);
+  requirePositive("extended MWP-CWP: SIMD width", in.simdWidth);
+  requirePositive("extended MWP-CWP: MWP", in.mwp);
+  requirePositive("extended MWP-CWP: MWP_peak_bw", in.mwpPeakBw);
+  if (!(in.memInsts >= 0)) throw Error("extended MWP-CWP: #mem_insts must be >= 0");
+  if (!(in.missRatio >= 0 && in.missRatio <= 1)) throw Error("extended MWP-CWP: the miss ratio must be in [0, 1]");
+  if (!(in.dramLatency >= 0 && in.hitLatency >= 0)) throw Error("extended MWP-CWP: latencies must be >= 0");
+  for (const double o : {in.oSync, in.oSfu, in.oCfDiv, in.oBank})
+    if (!(o >= 0)) throw Error("extended MWP-CWP: the overheads must be >= 0");
+  MwpCwpExtended r;
+  const double warpsPerSm = in.totalWarps / in.activeSms;
+  r.itilp = std::min(in.ilp * in.warps, in.avgInstLatency / (in.warpSize / in.simdWidth));  // eqs. 4, 5
+  r.wParallel = in.insts * warpsPerSm * in.avgInstLatency / r.itilp;                        // eq. 3
+  r.wSerial = in.oSync + in.oSfu + in.oCfDiv + in.oBank;                                     // eq. 6
+  r.tComp = r.wParallel + r.wSerial;                                                         // eq. 2
+  r.amat = in.dramLatency * in.missRatio + in.hitLatency;                                    // eq. 12
+  const double memCycles = in.memInsts * r.amat / in.mlp;                                    // A.4
+  const double compCycles = in.insts * in.avgInstLatency / r.itilp;                          // A.3
+  r.cwp = std::min((memCycles + compCycles) / compCycles, in.warps);                         // A.1, A.2
+  r.mwpCp = std::min(std::max(1.0, r.cwp - 1), in.mwp);                                      // eq. 15
+  r.itmlp = std::min(in.mlp * r.mwpCp, in.mwpPeakBw);                                        // eq. 14
+  r.tMem = in.memInsts * warpsPerSm / r.itmlp * r.amat;                                      // eq. 11
+  r.fOverlap = (in.warps - (r.cwp <= in.mwp ? 1.0 : 0.0)) / in.warps;                        // eq. 17
+  r.tOverlap = std::min(r.tComp * r.fOverlap, r.tMem);                                       // eq. 16
+  r.tExec = r.tComp + r.tMem - r.tOverlap;                                                   // eq. 1
+  return r;
+}
+
 RyooMetrics ryooMetrics(const RyooConfig& c) {
   requirePositive("Ryoo: Instr", c.instructions);
   requirePositive("Ryoo: Threads", c.threads);

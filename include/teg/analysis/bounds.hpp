@@ -60,6 +60,21 @@ struct VectorLoadSuggestion {
   double boundMsAfter = 0;
 };
 
+// A named remedy and what the bounds would be with it: the resource it relieves, that resource's
+// bound before and after, and the binding bound after (every other bound unchanged). Only remedies
+// the counters can evaluate without a new simulation: a conflict-free shared-memory layout (each
+// shared access at a full warp's bytes over the banks' width, at least one wavefront: what a
+// conflict-free access of 32 distinct lanes takes, so the layout reaches at most that — a
+// broadcast takes fewer) and, with the SASS, a register allocation without bank conflicts.
+// --remove-binding simulates the others.
+struct Remedy {
+  std::string name;      // "conflict-free shared memory (padding or a swizzle)"
+  std::string resource;  // the bound it lowers
+  double cyclesBefore = 0, cyclesAfter = 0;
+  std::string bindingAfter;
+  double boundCyclesAfter = 0, boundMsAfter = 0;
+};
+
 struct BoundReport {
   std::vector<ResourceBound> bounds;  // largest first
   std::string binding;                // bounds.front().resource
@@ -73,6 +88,7 @@ struct BoundReport {
   // vector-load suggestion when the SASS has scalar LDS a vector load could replace.
   double bankConflictCycles = 0;
   std::optional<VectorLoadSuggestion> vectorLoads;
+  std::vector<Remedy> remedies;  // those that lower a bound (remedies.hpp rules above)
 };
 
 // Bounds of a prediction made with analysis::predict.

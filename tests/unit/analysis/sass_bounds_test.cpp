@@ -100,3 +100,56 @@ TEST(SassBounds, WithoutAPublishedLayoutTheBanksAreNamedNotEvaluated) {
   ASSERT_TRUE(b.vectorLoads.has_value());  // the suggestion does not need the banks
   EXPECT_DOUBLE_EQ(b.vectorLoads->boundCyclesAfter, 175);
 }
+
+// Named remedies (bounds.hpp, Remedy). The same hand-made prediction with 100 warp-level shared
+// loads of 4 bytes per lane (pc 2's 400 executions are ALU) that took 800 wavefronts (8-way
+// conflicts) at 1 cycle each: shared bound 800 cycles, binding; conflict-free they need 100 x
+// ceil(32 x 4 / 128) = 100 wavefronts, so the shared bound falls to 100 and issue (250) binds.
+TEST(SassBounds, AConflictFreeSharedLayoutLowersTheSharedBoundToOneWavefrontPerWordAccess) {
+  auto p = prediction();
+  p.kernel.instructions[1].kind = trace::InstrKind::Load;
+  p.kernel.instructions[1].space = trace::MemorySpace::Shared;
+  p.kernel.instructions[1].accessBytes = 4;
+  p.result.memory.sharedRequests = 100;
+  p.result.memory.sharedWavefronts = 800;
+  p.result.cycles = 900;
+  p.config.sharedWavefrontCycles = 1;
+  const auto b = analysis::boundsOf(p);
+  EXPECT_EQ(b.binding, "shared memory");
+  ASSERT_EQ(b.remedies.size(), 1u);
+  const auto& r = b.remedies.front();
+  EXPECT_EQ(r.resource, "shared memory");
+  EXPECT_DOUBLE_EQ(r.cyclesBefore, 800);
+  EXPECT_DOUBLE_EQ(r.cyclesAfter, 100);
+  EXPECT_EQ(r.bindingAfter, "issue");
+  EXPECT_DOUBLE_EQ(r.boundCyclesAfter, 250);
+  // A 16-byte access (LDS.128) needs 4 wavefronts conflict-free: 400.
+  p.kernel.instructions[1].accessBytes = 16;
+  const auto wide = analysis::boundsOf(p);
+  ASSERT_EQ(wide.remedies.size(), 1u);
+  EXPECT_DOUBLE_EQ(wide.remedies.front().cyclesAfter, 400);
+  EXPECT_EQ(wide.remedies.front().bindingAfter, "shared memory");
+  // Shared atomics: their extra passes are lanes contending for a word (histogram bins), which no
+  // layout removes: no remedy is offered.
+  p.kernel.instructions[1].accessBytes = 4;
+  p.kernel.instructions[1].kind = trace::InstrKind::Atomic;
+  EXPECT_TRUE(analysis::boundsOf(p).remedies.empty());
+  p.kernel.instructions[1].kind = trace::InstrKind::Load;
+  // Already conflict-free (100 wavefronts for 100 word accesses): no remedy is offered.
+  p.kernel.instructions[1].accessBytes = 4;
+  p.result.memory.sharedWavefronts = 100;
+  EXPECT_TRUE(analysis::boundsOf(p).remedies.empty());
+}
+
+// With the SASS's bank conflicts (300-cycle "issue + register banks" bound, binding): a register
+// allocation without them brings the bound back to the issue bound, 250 cycles.
+TEST(SassBounds, AConflictFreeRegisterAllocationFallsBackToTheIssueBound) {
+  const auto b = analysis::sassBoundsOf(prediction(), facts(true));
+  const analysis::Remedy* r = nullptr;
+  for (const auto& x : b.remedies)
+    if (x.resource == "issue + register banks") r = &x;
+  ASSERT_NE(r, nullptr);
+  EXPECT_DOUBLE_EQ(r->cyclesBefore, 300);
+  EXPECT_DOUBLE_EQ(r->cyclesAfter, 250);
+  EXPECT_DOUBLE_EQ(r->boundCyclesAfter, 250);  // issue and the conflict-free bank bound tie
+}

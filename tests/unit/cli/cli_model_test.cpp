@@ -201,6 +201,13 @@ TEST(CliModel, VolkovMwpCwpAndRyoo) {
   EXPECT_EQ(r["configs"][0]["pareto"], true);
   EXPECT_EQ(r["configs"][2]["pareto"], false);
   expectOneLineError({"model", "ryoo", "--config", "A:100"}, "expected NAME:INSTR");
+  // The extended model on the hand-worked example of survey_models_test.cpp: T_exec = T_mem = 75000.
+  const auto e = runJson({"model", "mwp-cwp-ext", "--insts", "100", "--mem-insts", "10", "--total-warps", "1600",
+                          "--active-sms", "16", "--warps", "8", "--inst-latency", "18", "--mwp", "4", "--mwp-peak-bw",
+                          "6", "--dram-latency", "400", "--miss-ratio", "0.5", "--hit-latency", "100", "--o-bank", "500"});
+  EXPECT_DOUBLE_EQ(e["amat"].get<double>(), 300);
+  EXPECT_DOUBLE_EQ(e["t_comp"].get<double>(), 23000);
+  EXPECT_DOUBLE_EQ(e["cycles"].get<double>(), 75000);
   expectOneLineError({"model", "mwp-cwp", "--mem-cycles", "800", "--comp-cycles", "200", "--mem-insts", "2",
                       "--mem-latency", "400", "--warps", "8", "--mwp", "9"},
                      "exceeds");

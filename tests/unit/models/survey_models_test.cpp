@@ -47,3 +47,76 @@ TEST(Ryoo, MetricsAndParetoSubset) {
   EXPECT_FALSE(m[2].pareto);
   EXPECT_THROW(ryooMetrics({"bad", 100, 1024, 0, 8, 2}), teg::Error);
 }
+
+// Extended MWP-CWP (Sim et al. 2012, eqs. 1-17 as transcribed; survey_models.hpp), by hand:
+// 100 instructions and 10 memory instructions per warp, 1600 warps on 16 SMs (100 per SM), N = 8,
+// avg_inst_lat 18, ILP = MLP = 1, MWP 4, MWP_peak_bw 6, DRAM 400 cycles, hits 100 cycles.
+namespace {
+teg::models::MwpCwpExtendedInput sim2012Example() {
+  teg::models::MwpCwpExtendedInput in;
+  in.insts = 100;
+  in.memInsts = 10;
+  in.totalWarps = 1600;
+  in.activeSms = 16;
+  in.warps = 8;
+  in.avgInstLatency = 18;
+  in.mwp = 4;
+  in.mwpPeakBw = 6;
+  in.dramLatency = 400;
+  in.missRatio = 0.5;
+  in.hitLatency = 100;
+  in.oBank = 500;
+  return in;
+}
+}  // namespace
+
+TEST(MwpCwpExtended, MemoryBoundByHand) {
+  const auto r = teg::models::mwpCwpExtended(sim2012Example());
+  EXPECT_DOUBLE_EQ(r.itilp, 8);          // min(1 x 8, 18 / (32/32))
+  EXPECT_DOUBLE_EQ(r.wParallel, 22500);  // 100 x 100 x 18 / 8
+  EXPECT_DOUBLE_EQ(r.tComp, 23000);      // + O_bank 500
+  EXPECT_DOUBLE_EQ(r.amat, 300);         // 400 x 0.5 + 100
+  EXPECT_DOUBLE_EQ(r.cwp, 8);            // min((3000 + 225) / 225, 8)
+  EXPECT_DOUBLE_EQ(r.mwpCp, 4);          // min(max(1, 7), 4)
+  EXPECT_DOUBLE_EQ(r.itmlp, 4);          // min(1 x 4, 6)
+  EXPECT_DOUBLE_EQ(r.tMem, 75000);       // 10 x 100 / 4 x 300
+  EXPECT_DOUBLE_EQ(r.fOverlap, 1);       // CWP 8 > MWP 4: zeta = 0
+  EXPECT_DOUBLE_EQ(r.tOverlap, 23000);
+  EXPECT_DOUBLE_EQ(r.tExec, 75000);
+}
+
+// The cache term: every access hitting (miss ratio 0) makes AMAT the hit latency, 100 cycles, and
+// T_mem three times shorter: 10 x 100 / 4 x 100 = 25000 (CWP = 1225/225 = 5.44, MWP_cp still 4).
+TEST(MwpCwpExtended, CacheHitsShortenTheMemoryTime) {
+  auto in = sim2012Example();
+  in.missRatio = 0;
+  const auto r = teg::models::mwpCwpExtended(in);
+  EXPECT_DOUBLE_EQ(r.amat, 100);
+  EXPECT_NEAR(r.cwp, 1225.0 / 225.0, 1e-12);
+  EXPECT_DOUBLE_EQ(r.tMem, 25000);
+  EXPECT_DOUBLE_EQ(r.tExec, 25000);
+}
+
+// The bank-conflict term: in a compute-bound kernel (one memory instruction, all hits: CWP =
+// 325/225 <= MWP, zeta = 1, F_overlap = 7/8, T_mem = 1 x 100 / 1 x 100 = 10000 fully hidden)
+// O_bank adds to T_exec cycle for cycle: 23000 with O_bank 500, 22500 without.
+TEST(MwpCwpExtended, BankConflictsAddToAComputeBoundKernel) {
+  auto in = sim2012Example();
+  in.memInsts = 1;
+  in.missRatio = 0;
+  auto r = teg::models::mwpCwpExtended(in);
+  EXPECT_DOUBLE_EQ(r.fOverlap, 7.0 / 8.0);
+  EXPECT_DOUBLE_EQ(r.itmlp, 1);
+  EXPECT_DOUBLE_EQ(r.tMem, 10000);
+  EXPECT_DOUBLE_EQ(r.tOverlap, 10000);
+  EXPECT_DOUBLE_EQ(r.tExec, 23000);
+  in.oBank = 0;
+  r = teg::models::mwpCwpExtended(in);
+  EXPECT_DOUBLE_EQ(r.tExec, 22500);
+}
+
+TEST(MwpCwpExtended, RejectsAMissRatioAboveOne) {
+  auto in = sim2012Example();
+  in.missRatio = 1.5;
+  EXPECT_THROW(teg::models::mwpCwpExtended(in), teg::Error);
+}
