@@ -208,7 +208,14 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
     double slotFree = 0;
     if (viaL1 && l1_.access(sectors[i])) {
       ++counters.l1Hits;
-      slotFree = now + config_.l1HitLatency;
+      // An L1 hit never reaches the memory pipeline whose concurrency C_mem is (Lai eq. 3.2: DRAM
+      // share x DRAM latency / sector; GT200, where it was measured, had no L1 for global data).
+      // Where the LD/ST data path has a width, that path paces the hits (the LSU's busy time per
+      // request) and a hit holds no slot, as an L2 hit holds none where the L2 has a bandwidth.
+      // Holding one for the L1 latency capped the L1 at C_mem x 32 B / L1 latency: an RTX 4090
+      // (C_mem 53 sectors) streamed L1 hits at 36 B/clk/SM against Luo 2024's 63.7 (suite
+      // l1-bandwidth-rtx4090), the H800 at 90.5 against 125.8.
+      slotFree = config_.lsuBytesPerCycle > 0 ? now : now + config_.l1HitLatency;
       // A sector another request is still filling: this one waits for that fill (the MSHR
       // merges them) instead of getting it at L1 latency.
       ready = l1_.hitReady(now, config_.l1HitLatency);

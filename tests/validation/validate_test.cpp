@@ -95,6 +95,29 @@ TEST(CliValidate, L2ThroughputReachesTheMeasuredBandwidth) {
   }
 }
 
+TEST(CliValidate, L1ThroughputOfTuringAndHopper) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  auto s = validate({"l1-bandwidth"});
+  ASSERT_EQ(s.size(), 5u);  // T4, V100 (Jia 2019 Table 3.2); H800 PCIe, A100, RTX 4090 (Luo 2024 Table V)
+  // Every SM streaming L1 hits: the T4 (58.8 B/clk/SM measured, 64 its wavefront rule) and the
+  // H800's 16-byte loads (124.1 measured, 128) reach the L1's rate, bound by it.
+  const auto& t4 = s["l1-bandwidth-t4"]["rows"][0];
+  EXPECT_LE(std::abs(t4["error_pct"].get<double>()), 10.0);
+  EXPECT_EQ(t4["bound"], "L1/LSU bandwidth");
+  const auto& v4 = s["l1-bandwidth-h800"]["rows"][1];
+  EXPECT_LE(std::abs(v4["error_pct"].get<double>()), 10.0);
+  EXPECT_EQ(v4["bound"], "L1/LSU bandwidth");
+  // The H800's 4-byte loads (125.8 measured) come out 25 % low from PTX (14 % from SASS):
+  // docs/validation.md. This guards against regressions only.
+  EXPECT_LE(std::abs(s["l1-bandwidth-h800"]["rows"][0]["error_pct"].get<double>()), 30.0);
+  // L1 hits hold no C_mem slot where the LD/ST path paces them: the RTX 4090's C_mem (53 sectors)
+  // held for the L1 latency capped its 4-byte loads at 36 B/clk/SM (-43 %); measured 63.7, its
+  // LD/ST path 64.
+  const auto& ada = s["l1-bandwidth-rtx4090"]["rows"][0];
+  EXPECT_LE(std::abs(ada["error_pct"].get<double>()), 15.0);
+  EXPECT_EQ(ada["bound"], "L1/LSU bandwidth");
+}
+
 TEST(CliValidate, BankConflictWhatIfPredictsTheRewrittenKernel) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   auto s = seed000().suites;

@@ -49,6 +49,33 @@ TEST(InFlightFills, AnL2HitOnASectorBeingFilledWaitsForTheFill) {
   EXPECT_EQ(counters.dramSectors, 1u);
 }
 
+// C_mem (Lai eq. 3.2) is the DRAM pipeline's concurrency. Hand count: C_mem = 4 sectors, a warm L1
+// line of 4 sectors. With an LD/ST data path width (which paces L1 hits), a request of its 4 hit
+// sectors at t = 500 holds no slot: nothing is in flight at 501 and a 4-sector DRAM request is
+// admitted at once. Without that width C_mem is the only limit on hits: the 4 sectors hold their
+// slots for the L1 latency (30), so the next request waits until 530.
+TEST(MemoryConcurrency, L1HitsHoldNoCmemSlotWhereTheLsuPathPacesThem) {
+  for (const double lsuBytes : {128.0, 0.0}) {
+    TimingConfig c = configWith(16384, 0);
+    c.maxOutstandingSectors = 4;
+    c.lsuBytesPerCycle = lsuBytes;
+    MemorySystem m(c, WriteBack::WhenEvicted);
+    MemoryCounters counters;
+    const std::uint64_t line[] = {0, 1, 2, 3};
+    m.load(0, line, 4, true, counters);  // cold: four DRAM fills, done by 400
+    ASSERT_EQ(counters.dramSectors, 4u);
+    EXPECT_DOUBLE_EQ(m.load(500, line, 4, true, counters), 530);  // warm: four L1 hits
+    EXPECT_EQ(counters.l1Hits, 4u);
+    if (lsuBytes > 0) {
+      EXPECT_EQ(m.inFlight(501), 0);
+      EXPECT_DOUBLE_EQ(m.nextAcceptTime(501, 4), 501);
+    } else {
+      EXPECT_EQ(m.inFlight(501), 4);
+      EXPECT_DOUBLE_EQ(m.nextAcceptTime(501, 4), 530);
+    }
+  }
+}
+
 // `lines` distinct lines (one sector each), read in order `passes` times, each read long after
 // the last (nothing in flight); returns the latencies of the last pass.
 std::vector<double> cyclicReads(const TimingConfig& c, int lines, int passes) {
