@@ -62,6 +62,9 @@ class Decoder {
     while (!work.empty()) {
       const ptx::Function& fn = module_.functions[work.back()];
       work.pop_back();
+      // The parser set this function aside (ptx::ParseOptions::deferFunctionErrors): only now,
+      // when the kernel needs it, is its error the user's.
+      if (!fn.deferredError.empty()) throw Error(fn.deferredError);
       auto visit = [&](auto& self, const Operand& op) -> void {
         const bool symbolic = op.kind == OperandKind::Symbol ||
                               (op.kind == OperandKind::Address && op.addressBase() == ptx::AddressBase::Symbol);
