@@ -287,6 +287,11 @@ class Decoder {
       case OperandKind::Special:
         s.kind = SrcKind::Special;
         s.slot = op.index;
+        if (ptx::isReservedSharedRegister(static_cast<ptx::SpecialRegister>(op.index))) program_.layout.usesReservedShared = true;
+        // The driver's grid workspace of a cooperative launch (cooperative_groups/details/driver_abi.h).
+        if (op.index == static_cast<std::uint32_t>(ptx::SpecialRegister::Envreg1) ||
+            op.index == static_cast<std::uint32_t>(ptx::SpecialRegister::Envreg2))
+          program_.layout.readsGridWorkspace = true;
         s.component = op.component ? static_cast<std::uint8_t>(op.component - 1) : 0;
         break;
       case OperandKind::Immediate:
