@@ -65,22 +65,23 @@ def table(records):
     lines = ["| code base | kernel | run | A100 | RTX 4090 | ISA (why, if PTX) | wall |",
              "|---|---|---|---|---|---|---|"]
     for r in records:
-        cells = [r["codebase"], r["kernel"], "yes" if r["run"]["ok"] else "**no**"]
-        isa, walls = [], []
-        if not r["run"]["ok"]:
-            walls.append("run: " + r["run"]["error"])
+        run = r["run"]
+        cells = [r["codebase"], r["kernel"], f"yes ({run['seconds']:.0f} s)" if run["ok"] else "**no**"]
+        isa, walls = [], {}
+        if not run["ok"]:
+            walls.setdefault(run["error"], []).append("run")
         for gpu in GPUS:
             g = r[gpu]
             if g["ok"]:
                 cells.append(fmt_time(g["time_ms"]))
-                why = "" if g["isa"] == "sass" else f" ({g['isa_reason']})"
+                why = "" if g["isa"] == "sass" else f" ({g['isa_reason'].removeprefix('auto: PTX because ')})"
                 isa.append(g["isa"].upper() + why)
             else:
                 cells.append("**no**")
-                walls.append(f"{gpu}: " + g["error"])
-        isa = sorted(set(isa))
-        cells.append("; ".join(isa) if isa else "")
-        cells.append("; ".join(walls).replace("|", "\\|") if walls else "")
+                walls.setdefault(g["error"], []).append(gpu)
+        cells.append("; ".join(sorted(set(isa))))
+        text = "; ".join(f"{', '.join(where)}: {err.removeprefix('teg: error: ')}" for err, where in walls.items())
+        cells.append(text.replace("|", "\\|"))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
