@@ -54,6 +54,53 @@ bool callsPrintf(const ptx::Module& module, const ptx::Function& kernel) {
   return false;
 }
 
+// Whether `kernel` or a function it calls (with a body) has an operand for which `match` holds.
+template <class Match>
+bool reachesOperand(const ptx::Module& module, const ptx::Function& kernel, Match match) {
+  std::vector<bool> seen(module.functions.size(), false);
+  std::vector<const ptx::Function*> work{&kernel};
+  while (!work.empty()) {
+    const ptx::Function* f = work.back();
+    work.pop_back();
+    for (const ptx::Operand& op : f->operands) {
+      if (match(op)) return true;
+      if (op.kind == ptx::OperandKind::Symbol && op.symbolKind() == ptx::SymbolKind::Function &&
+          op.index < module.functions.size() && !seen[op.index] && module.functions[op.index].hasBody) {
+        seen[op.index] = true;
+        work.push_back(&module.functions[op.index]);
+      }
+    }
+  }
+  return false;
+}
+
+// A %reserved_smem_offset_* register: cooperative groups finds the block's reserved shared memory
+// that way for tiles wider than a warp (sm_80+). The PTX emulator lays that region out
+// (emu/program.hpp, ReservedShared); in the SASS the offset is a driver constant (c[0x0][0x124]
+// on sm_80) the SASS emulator does not fill, so the SASS would put the tile's barriers over the
+// kernel's own shared memory.
+bool usesReservedSharedMemory(const ptx::Module& module, const ptx::Function& kernel) {
+  return reachesOperand(module, kernel, [](const ptx::Operand& op) {
+    return op.kind == ptx::OperandKind::Special &&
+           ptx::isReservedSharedRegister(static_cast<ptx::SpecialRegister>(op.index));
+  });
+}
+
+// A module-scope __device__ variable (.global): the SASS reads its address from constant bank 4,
+// which the driver fills from the cubin's relocations (nvdisasm: ".nv.constant4: .dword
+// retirementCount") and the SASS emulator does not, so the access would go to address 0.
+// nvcc's string literals ($str, $str$1: printf formats, assert messages) are .global too, but an
+// assert's are read only when it fails, and printf already takes the PTX.
+bool usesDeviceVariables(const ptx::Module& module, const ptx::Function& kernel) {
+  return reachesOperand(module, kernel, [&](const ptx::Operand& op) {
+    const bool symbolic = op.kind == ptx::OperandKind::Symbol ||
+                          (op.kind == ptx::OperandKind::Address && op.addressBase() == ptx::AddressBase::Symbol);
+    if (!symbolic || op.symbolKind() != ptx::SymbolKind::Global || op.index >= module.globals.size()) return false;
+    const ptx::Variable& v = module.globals[op.index];
+    return v.space == ptx::StateSpace::Global && !v.name.starts_with("$str");
+  });
+}
+
 }  // namespace
 
 IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source) {
@@ -79,6 +126,12 @@ IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSourc
       const auto unsupported = emu::sassUnsupportedInstructions(*module, mangled, plan.smVersion);
       if (callsPrintf(source.module, entry))
         facts.sassEmulatorGap = "the kernel calls printf, which the SASS emulator does not run (the PTX emulator does)";
+      else if (usesReservedSharedMemory(source.module, entry))
+        facts.sassEmulatorGap = "the kernel uses the block's reserved shared memory (a cooperative-groups tile wider "
+                                "than a warp), which the SASS emulator does not lay out (the PTX emulator does)";
+      else if (usesDeviceVariables(source.module, entry))
+        facts.sassEmulatorGap = "the kernel uses __device__ variables, whose addresses its SASS reads from constant "
+                                "bank 4, which the SASS emulator does not fill (the PTX emulator runs them)";
       else if (!unsupported.empty())
         facts.sassEmulatorGap = fmt::format("the SASS emulator does not run {}{}", unsupported.front(),
                                             unsupported.size() > 1 ? fmt::format(" (and {} more)", unsupported.size() - 1) : "");

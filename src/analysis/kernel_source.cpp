@@ -61,7 +61,8 @@ KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device
   s.arch = options.arch;
   s.cubin = compiled.cubin;
   for (const auto& n : compiled.notes) s.note += (s.note.empty() ? "" : "; ") + n;
-  s.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)");
+  // nvcc compiles every kernel of the file: one that teg cannot read must not block the others.
+  s.module = ptx::parseModule(compiled.ptx, launch.source + " (PTX from nvcc)", {.deferFunctionErrors = true});
   const std::string mangled = emu::findKernel(s.module, launch.kernel).name;
   for (const auto& k : compiled.kernels)
     if (k.mangledName == mangled && k.isEntry) s.resources = k;

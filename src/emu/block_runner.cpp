@@ -21,7 +21,14 @@ BlockRunner::BlockRunner(const LaunchContext& ctx) : ctx_(ctx) {
   const ModuleLayout& L = ctx_.program->layout;
   sharedSize_ = std::max(L.sharedBytes, L.dynamicSharedOffset + ctx_.dynamicSmem);
   if (ctx_.dynamicSmem == 0) sharedSize_ = L.sharedBytes;
-  shared_.assign(sharedSize_, std::byte{0});
+  // Only a kernel that asks where the reserved region is gets it: for every other kernel an access
+  // past its own shared memory stays a fault.
+  std::uint32_t window = sharedSize_;
+  if (L.usesReservedShared) {
+    reservedBegin_ = alignUp(sharedSize_, ReservedShared::kAlign);
+    window = reservedBegin_ + ReservedShared::kBytes;
+  }
+  shared_.assign(window, std::byte{0});
   blockThreads_ = static_cast<std::uint32_t>(ctx_.block.count());
 }
 
@@ -258,6 +265,13 @@ void BlockRunner::step(Warp& w, Frame& f, SimtEntry& top, const Decoded& d, std:
     }
     case Opcode::Trap:
       if (exec == 0) break;
+      // %envreg1/2 hold the grid workspace only under cudaLaunchCooperativeKernel; without it
+      // cooperative groups' grid_group is invalid and grid.sync() aborts, here as on the GPU.
+      if (ctx_.program->layout.readsGridWorkspace)
+        fail(w, std::countr_zero(exec), d,
+             "trap (the kernel reads the cooperative-launch grid workspace, %envreg1/2: a cooperative groups "
+             "grid.sync() aborts unless the kernel is launched with cudaLaunchCooperativeKernel, and teg runs "
+             "ordinary launches only)");
       fail(w, std::countr_zero(exec), d, "trap");
     case Opcode::Bar:
     case Opcode::Barrier:
@@ -648,6 +662,11 @@ BlockRunner::View BlockRunner::read(const Warp& w, const Frame& f, const Src& s,
         case SpecialRegister::TotalSmemSize:
         case SpecialRegister::AggrSmemSize: return broadcast(sharedSize_);
         case SpecialRegister::DynamicSmemSize: return broadcast(ctx_.dynamicSmem);
+        case SpecialRegister::ReservedSmemOffsetBegin:
+        case SpecialRegister::ReservedSmemOffset0:
+        case SpecialRegister::ReservedSmemOffset1: return broadcast(reservedBegin_);
+        case SpecialRegister::ReservedSmemOffsetEnd: return broadcast(reservedBegin_ + ReservedShared::kEnd);
+        case SpecialRegister::ReservedSmemOffsetCap: return broadcast(reservedBegin_ + ReservedShared::kBytes);
         case SpecialRegister::ClusterCtaid: return broadcast(0);
         case SpecialRegister::ClusterNctaid: return broadcast(1);
         case SpecialRegister::ClusterId: return broadcast(ctaid_[c]);

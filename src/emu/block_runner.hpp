@@ -188,6 +188,7 @@ class BlockRunner {
   std::vector<Warp> warps_;
   std::vector<std::byte> shared_;
   std::uint32_t sharedSize_ = 0;
+  std::uint32_t reservedBegin_ = 0;  // offset of the reserved shared memory (ReservedShared)
   std::array<BarrierState, 16> barriers_{};
   trace::TraceListener* listener_ = nullptr;
   BlockEvents* buffer_ = nullptr;

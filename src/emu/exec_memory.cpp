@@ -124,9 +124,10 @@ std::byte* BlockRunner::resolve(Warp& w, int lane, const Decoded& d, Space space
       // An explicit .shared address is a 32-bit offset; a generic one is already an offset in
       // the window, and one past the shared memory is out of bounds, not wrapped.
       if (!generic) address = sharedOffset(address);
-      if (!fitsIn(address, bytes, sharedSize_))
+      // shared_ is the block's own shared memory, and the reserved region if the kernel uses it.
+      if (!fitsIn(address, bytes, shared_.size()))
         fail(w, lane, d, fmt::format("out-of-bounds shared {} of {} bytes at {} (the block has {} bytes of shared memory)",
-                                     kind, bytes, where(), sharedSize_));
+                                     kind, bytes, where(), shared_.size()));
       return shared_.data() + address;
     case Space::Local:
       if (!fitsIn(address, bytes, w.localTop))
@@ -178,7 +179,7 @@ void BlockRunner::execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
       forEachLane(exec, [&](int l) {
         const std::uint64_t addr = sharedOffset(base[l] + off);
         addresses[l] = addr;
-        if (!fitsIn(addr, 4, sharedSize_) || (addr & 3u)) resolve(w, l, d, space, addr, 4, isStore);
+        if (!fitsIn(addr, 4, shared_.size()) || (addr & 3u)) resolve(w, l, d, space, addr, 4, isStore);
         std::byte* p = shared_.data() + addr;
         if (isStore) { const auto v = static_cast<std::uint32_t>(row[l]); std::memcpy(p, &v, 4); }
         else { std::uint32_t v; std::memcpy(&v, p, 4); row[l] = v; }

@@ -259,8 +259,11 @@ TextureArg parseTexture(const Fields& t) {
   if (tex.filter == TextureFilter::Linear && !isFloatingPoint(tex.type) && tex.read != TextureReadMode::NormalizedFloat)
     t.fail("filter", "linear filtering needs a floating-point result: an f16/f32 texture, or an 8/16-bit integer "
                      "one read as normalized_float");
+  // Wrap and mirror need normalised coordinates; with unnormalised ones cudaCreateTextureObject
+  // accepts them and the runtime switches them to clamp (CUDA Runtime API, cudaTextureDesc::
+  // addressMode), as cuda-samples' dct8x8 relies on (linear filter, wrap, unnormalised).
   if ((tex.address == TextureAddressMode::Wrap || tex.address == TextureAddressMode::Mirror) && !tex.normalizedCoords)
-    t.fail("address", "wrap and mirror need \"normalized_coords\": true");
+    tex.address = TextureAddressMode::Clamp;
   return tex;
 }
 

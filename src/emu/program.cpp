@@ -64,6 +64,9 @@ class Decoder {
     while (!work.empty()) {
       const ptx::Function& fn = module_.functions[work.back()];
       work.pop_back();
+      // The parser set this function aside (ptx::ParseOptions::deferFunctionErrors): only now,
+      // when the kernel needs it, is its error the user's.
+      if (!fn.deferredError.empty()) throw Error(fn.deferredError);
       auto visit = [&](auto& self, const Operand& op) -> void {
         const bool symbolic = op.kind == OperandKind::Symbol ||
                               (op.kind == OperandKind::Address && op.addressBase() == ptx::AddressBase::Symbol);
@@ -286,6 +289,11 @@ class Decoder {
       case OperandKind::Special:
         s.kind = SrcKind::Special;
         s.slot = op.index;
+        if (ptx::isReservedSharedRegister(static_cast<ptx::SpecialRegister>(op.index))) program_.layout.usesReservedShared = true;
+        // The driver's grid workspace of a cooperative launch (cooperative_groups/details/driver_abi.h).
+        if (op.index == static_cast<std::uint32_t>(ptx::SpecialRegister::Envreg1) ||
+            op.index == static_cast<std::uint32_t>(ptx::SpecialRegister::Envreg2))
+          program_.layout.readsGridWorkspace = true;
         s.component = op.component ? static_cast<std::uint8_t>(op.component - 1) : 0;
         break;
       case OperandKind::Immediate:

@@ -112,6 +112,21 @@ struct ModuleLayout {
   std::vector<std::uint32_t> kernelParamOffsets;
   std::vector<std::uint32_t> kernelParamSizes;
   std::uint32_t kernelParamBytes = 0;
+  bool usesReservedShared = false;                     // reads a %reserved_smem_offset_* register
+  bool readsGridWorkspace = false;                     // reads %envreg1/2: cooperative groups' grid_group
+};
+
+// The reserved region as the emulator lays it out. The CUDA driver reserves 1 KiB of shared memory
+// per block from cc 8.0 on (CUDA C++ Programming Guide, "Compute capabilities" table:
+// "reserved shared memory per block"; data/devices/generic/sm_80.json
+// reserved_shared_memory_per_block). Where it lies and what the registers read is what an RTX 3060
+// reports for kernels with 16 to 8192 static and 0 to 4096 dynamic bytes: begin = _0 = _1 = the
+// block's own shared memory rounded up to 128 bytes, end = begin + 288 (the scratch cooperative
+// groups may use, cooperative_groups/details/memory.h), cap = begin + 1024.
+struct ReservedShared {
+  static constexpr std::uint32_t kAlign = 128;
+  static constexpr std::uint32_t kBytes = 1024;
+  static constexpr std::uint32_t kEnd = 288;
 };
 
 struct Program {

@@ -167,7 +167,8 @@ bool parseUnsigned(std::string_view digits, int base, std::uint64_t& out) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::string& fileName) : lex_(text), text_(text) {
+  Parser(std::string_view text, const std::string& fileName, ParseOptions options)
+      : lex_(text), text_(text), options_(options) {
     module_.fileName = fileName;
   }
 
@@ -672,12 +673,66 @@ class Parser {
       const Token open = lex_.peek();
       if (!isPunct(open, '{')) fail(open, fmt::format("expected '{{' or ';' after the function header, found {}", describe(open)));
       module_.functions.push_back(std::move(f));
-      parseBody(module_.functions.back(), name);
+      if (options_.deferFunctionErrors) parseBodyOrDefer(name, open.offset);
+      else parseBody(module_.functions.back(), name);
     }
     module_.order.push_back({ModuleItem::Kind::Function, index});
   }
 
   // ---------------------------------------------------------------- function bodies
+  // parseBody, but an error in the body is recorded on the function and parsing goes on after
+  // the body's closing brace (ParseOptions::deferFunctionErrors).
+  void parseBodyOrDefer(const Token& nameTok, std::size_t openOffset) {
+    std::string error;
+    try {
+      parseBody(module_.functions.back(), nameTok);
+      return;
+    } catch (const LexError& e) {
+      error = Error(location(e.offset), e.message).what();
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    const std::size_t close = matchingBrace(openOffset);
+    if (close == std::string_view::npos) fail(openOffset, "function body without a closing '}'");
+    Function& f = module_.functions.back();
+    Function header;
+    header.name = std::move(f.name);
+    header.isEntry = f.isEntry;
+    header.linkage = f.linkage;
+    header.returns = std::move(f.returns);
+    header.params = std::move(f.params);
+    header.headerDirectives = std::move(f.headerDirectives);
+    header.deferredError = std::move(error);
+    f = std::move(header);
+    fn_ = nullptr;
+    scopes_.clear();
+    pending_.clear();
+    lex_.seek(close + 1);
+  }
+
+  // The '}' closing the '{' at `open`, skipping comments and strings; npos if none.
+  std::size_t matchingBrace(std::size_t open) const {
+    int depth = 0;
+    for (std::size_t i = open; i < text_.size(); ++i) {
+      const char c = text_[i];
+      if (c == '/' && i + 1 < text_.size() && text_[i + 1] == '/') {
+        while (i < text_.size() && text_[i] != '\n') ++i;
+      } else if (c == '/' && i + 1 < text_.size() && text_[i + 1] == '*') {
+        const std::size_t end = text_.find("*/", i + 2);
+        if (end == std::string_view::npos) return std::string_view::npos;
+        i = end + 1;
+      } else if (c == '"') {
+        for (++i; i < text_.size() && text_[i] != '"'; ++i)
+          if (text_[i] == '\\') ++i;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}' && --depth == 0) {
+        return i;
+      }
+    }
+    return std::string_view::npos;
+  }
+
   void openScope() {
     scopes_.emplace_back();
     scopes_.back().firstPending = pending_.size();
@@ -1377,6 +1432,7 @@ class Parser {
 
   Lexer lex_;
   std::string_view text_;
+  ParseOptions options_;
   Module module_;
   Function* fn_ = nullptr;
   std::vector<Scope> scopes_;
@@ -1392,8 +1448,8 @@ class Parser {
 
 }  // namespace
 
-Module parseModule(std::string_view text, const std::string& fileName) {
-  return Parser(text, fileName).run();
+Module parseModule(std::string_view text, const std::string& fileName, ParseOptions options) {
+  return Parser(text, fileName, options).run();
 }
 
 Module parseFile(const std::string& path) {

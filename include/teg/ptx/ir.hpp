@@ -214,6 +214,10 @@ struct Function {
   std::vector<Variable> returns;  // .func (.param .b32 r) f(...)
   std::vector<Variable> params;
   std::vector<std::string> headerDirectives;  // ".maxntid 256, 1, 1", ".noreturn", ...
+  // With ParseOptions::deferFunctionErrors, the first error in this function's body
+  // ("file:line:col: message"); the body is then dropped (hasBody false) and the error is raised
+  // only by what needs the function (emu::buildProgram for a kernel that is or calls it).
+  std::string deferredError;
 
   std::vector<RegisterDecl> registerDecls;
   std::vector<Register> registers;

@@ -55,6 +55,10 @@ enum class SpecialRegister : std::uint16_t {
 std::string_view specialRegisterName(SpecialRegister r);  // "%tid"
 bool specialRegisterIsVector(SpecialRegister r);          // needs .x/.y/.z
 std::optional<SpecialRegister> lookupSpecialRegister(std::string_view spelling);
+// %reserved_smem_offset_begin, _end, _cap, _0, _1: the block's reserved shared memory (sm_80+).
+inline bool isReservedSharedRegister(SpecialRegister r) {
+  return r >= SpecialRegister::ReservedSmemOffsetBegin && r <= SpecialRegister::ReservedSmemOffset1;
+}
 
 // Timing classes: what a timing engine needs to pick a functional unit / memory path.
 enum class InstrClass : std::uint8_t {

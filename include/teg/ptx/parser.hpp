@@ -11,8 +11,15 @@
 
 namespace teg::ptx {
 
+struct ParseOptions {
+  // An error inside a function body does not stop the module: the function keeps its header,
+  // loses its body and records the error (Function::deferredError). For nvcc's PTX of a whole
+  // .cu, where one construct teg does not read must not block the file's other kernels.
+  bool deferFunctionErrors = false;
+};
+
 // `fileName` is only used in messages.
-Module parseModule(std::string_view text, const std::string& fileName);
+Module parseModule(std::string_view text, const std::string& fileName, ParseOptions options = {});
 
 // Reads and parses a file; a missing file is a teg::Error too.
 Module parseFile(const std::string& path);

@@ -53,5 +53,51 @@ TEST(CooperativeGroups, SmallStaticAndDynamicTiles) {
   expectExact(contents<std::int32_t>(e, "out"), expected);
 }
 
+// A 64-thread tile (two warps) reduced through the block's reserved shared memory, as cuda-samples'
+// reduction kernel 9 does: before, the module did not even parse (%reserved_smem_offset_1), which
+// also stopped every other kernel of the file.
+TEST(CooperativeGroups, MultiWarpTileReducesInReservedSharedMemory) {
+  TEG_CORPUS_MODULE(m, kSource);
+  const auto l = launch("multiWarpTileSum", dim(1), dim(256),
+                        {buffer("in", ScalarType::I32, 256, random(7, 0, 99)), buffer("out", ScalarType::I32, 4)});
+  const Emulator e = runLaunch(*m, l);
+  const auto in = initial<std::int32_t>(l, "in");
+  std::vector<std::int32_t> expected(4);
+  for (int t = 0; t < 4; ++t) {
+    int s = t * 10;
+    for (int i = 0; i < 64; ++i) s += in[64 * t + i];
+    expected[t] = s;
+  }
+  expectExact(contents<std::int32_t>(e, "out"), expected);
+}
+
+// Where the reserved region lies: what an RTX 3060 reports (16 static bytes; 0 or 256 dynamic):
+// begin = _0 = _1 = own shared memory rounded up to 128, end = begin + 288, cap = begin + 1024.
+TEST(CooperativeGroups, ReservedSharedRegistersFollowTheBlocksOwnSharedMemory) {
+  TEG_CORPUS_MODULE(m, kSource);
+  for (const auto& [dynamic, begin] : {std::pair{0u, 128u}, std::pair{256u, 384u}}) {
+    const auto l = launch("reservedSharedOffsets", dim(1), dim(32),
+                          {buffer("out", ScalarType::U32, 5), i32("dynamic", static_cast<std::int32_t>(dynamic))},
+                          dynamic);
+    const Emulator e = runLaunch(*m, l);
+    expectExact(contents<std::uint32_t>(e, "out"), {begin, begin + 288, begin + 1024, begin, begin});
+  }
+}
+
+// grid.sync() without a cooperative launch traps, on the GPU and in teg; the error says why
+// (before: a bare "trap" at cooperative_groups.h:180).
+TEST(CooperativeGroups, GridSyncWithoutACooperativeLaunchSaysWhyItTraps) {
+  TEG_CORPUS_MODULE(m, kSource);
+  const auto l = launch("gridSync", dim(2), dim(64), {buffer("out", ScalarType::I32, 128)});
+  try {
+    (void)runLaunch(*m, l);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("trap (the kernel reads the cooperative-launch grid workspace"), std::string::npos) << what;
+    EXPECT_NE(what.find("cudaLaunchCooperativeKernel"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace teg::emu::corpus

@@ -139,6 +139,31 @@ TEST(PtxParseErrors, LongBranchTargetsNameIsKept) {
   EXPECT_EQ(m.functions[0].branchTargets[0].name, "a_table_with_a_long_name");
 }
 
+// nvcc's PTX of a whole .cu (cuda-samples' reduction_kernel.cu: 40 kernels) must not be blocked by
+// one body teg cannot read. With deferFunctionErrors the bad body (here an unknown register in an
+// inline-asm block with its own braces, and a '}' in a comment) is set aside with its error and
+// the next kernel parses; without it the module fails as before.
+TEST(PtxParseErrors, DeferredFunctionErrorDoesNotBlockTheOtherKernels) {
+  const std::string text =
+      ".version 9.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry bad(\n\t.param .u64 bad_p\n)\n{\n\t.reg .b32 %r<2>;\n"
+      "\t// a comment with a } in it\n"
+      "\t{\n\t.reg .u32 start;\n\tmov.u32 start, %no_such_register;\n\t}\n\tret;\n}\n"
+      ".visible .entry good(\n\t.param .u32 good_n\n)\n{\n\t.reg .b32 %r<2>;\n"
+      "\tld.param.u32 %r1, [good_n];\n\tret;\n}\n";
+  EXPECT_THROW(parseModule(text, "m.ptx"), Error);
+  const Module m = parseModule(text, "m.ptx", {.deferFunctionErrors = true});
+  ASSERT_EQ(m.functions.size(), 2u);
+  EXPECT_EQ(m.functions[0].name, "bad");
+  EXPECT_FALSE(m.functions[0].hasBody);
+  EXPECT_EQ(m.functions[0].params.size(), 1u);
+  EXPECT_EQ(m.functions[0].deferredError, "m.ptx:12:17: unknown register '%no_such_register'");
+  EXPECT_EQ(m.functions[1].name, "good");
+  EXPECT_TRUE(m.functions[1].hasBody);
+  EXPECT_TRUE(m.functions[1].deferredError.empty());
+  EXPECT_EQ(m.functions[1].instructions.size(), 2u);
+}
+
 TEST(PtxParseErrors, MissingFileIsAnErrorNotACrash) {
   try {
     parseFile("/nonexistent/x.ptx");

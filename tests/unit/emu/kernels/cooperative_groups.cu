@@ -36,3 +36,44 @@ __global__ void smallTiles(const int* in, int* out) {
   eight.sync();
   if (four.thread_rank() == 0) out[block.thread_rank() / 4] = v + static_cast<int>(eight.size()) * 1000 + m * 100000;
 }
+
+// A tile wider than a warp, as cuda-samples' reduction (multi_warp_cg_reduce) builds it: on sm_80
+// and later cooperative groups syncs and reduces it in the block's reserved shared memory, found
+// through %reserved_smem_offset_1. Per 64-thread tile: the sum of in[] plus the kernel's own
+// shared words (written before, read after the tile's reduce, so they must come through intact).
+__global__ void multiWarpTileSum(const int* in, int* out) {
+  __shared__ int own[8];
+  __shared__ cg::block_tile_memory<256> scratch;
+  cg::thread_block block = cg::this_thread_block(scratch);
+  auto tile = cg::tiled_partition<64>(block);
+  if (threadIdx.x < 8) own[threadIdx.x] = static_cast<int>(threadIdx.x) * 10;
+  block.sync();
+  const int s = cg::reduce(tile, in[threadIdx.x], cg::plus<int>());
+  tile.sync();
+  if (tile.thread_rank() == 0) out[threadIdx.x / 64] = s + own[threadIdx.x / 64];
+}
+
+// The five reserved-shared-memory registers beside 16 static and `dynamic` dynamic bytes.
+__global__ void reservedSharedOffsets(unsigned* out, int dynamic) {
+  __shared__ char own[16];
+  extern __shared__ char dyn[];
+  unsigned v[5];
+  asm volatile("mov.u32 %0, %%reserved_smem_offset_begin;" : "=r"(v[0]));
+  asm volatile("mov.u32 %0, %%reserved_smem_offset_end;" : "=r"(v[1]));
+  asm volatile("mov.u32 %0, %%reserved_smem_offset_cap;" : "=r"(v[2]));
+  asm volatile("mov.u32 %0, %%reserved_smem_offset_0;" : "=r"(v[3]));
+  asm volatile("mov.u32 %0, %%reserved_smem_offset_1;" : "=r"(v[4]));
+  reinterpret_cast<volatile char*>(own)[threadIdx.x % 16] = 1;  // volatile: keeps the 16 bytes
+  if (dynamic) reinterpret_cast<volatile char*>(dyn)[0] = 1;
+  if (threadIdx.x == 0)
+    for (int i = 0; i < 5; ++i) out[i] = v[i];
+}
+
+// A grid-wide barrier, as cuda-samples' reductionMultiBlockCG uses it: valid only under
+// cudaLaunchCooperativeKernel, which teg does not run; the GPU aborts it under <<<>>> too.
+__global__ void gridSync(int* out) {
+  cg::grid_group grid = cg::this_grid();
+  out[grid.thread_rank()] = 1;
+  grid.sync();
+  out[grid.thread_rank()] += 1;
+}
