@@ -530,7 +530,12 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         }
         const std::uint32_t k = in.op[0].row;
         const std::uint32_t expected = rt.bssy[k] & w.validMask & ~w.exitedMask;
-        if ((expected & ~g->mask) == 0) {
+        // A group none of whose lanes Bk expects goes on: a sibling region that reuses Bk (the
+        // other side of an if/else, BSSY B1 at another pc) set Bk to its own lanes while this one
+        // was parked inside its region (in a slow-path subroutine, say); waiting for lanes that
+        // are not its own would keep them from the BSYNC of the enclosing region, and a warp-wide
+        // SHFL after it would run on part of the warp.
+        if ((expected & ~g->mask) == 0 || (expected & g->mask) == 0) {
           rt.inside[k] &= ~g->mask;
           ++g->pc;
           break;

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "differential.hpp"
 #include "teg/support/error.hpp"
@@ -70,6 +73,34 @@ void runBounded(const char* arch, bool full, std::uint64_t seed, std::uint64_t c
   for (const auto& d : s.bothFailed) ADD_FAILURE() << "both failed, seed " << d.seed << ": " << d.what;
   EXPECT_EQ(s.compared + s.waiting.size(), count);
   for (const auto& d : s.waiting) std::printf("WAITING seed %llu %s: %s\n", static_cast<unsigned long long>(d.seed), arch, d.what.c_str());
+}
+
+// Reduced reproducers of differences the random kernels found (tests/differential/reproducers):
+// each keeps its kernel's name k_<seed>, so the seed gives the same inputs and launch shape, and
+// its first line is the teg_differential command that ran it (its architecture). Both emulators
+// must agree on it.
+TEST(Reproducers, ReducedKernelsAgreeOnBothEmulators) {
+  if (!haveTools()) GTEST_SKIP() << "nvcc or nvdisasm not found";
+  const std::filesystem::path dir = std::filesystem::path(TEG_SOURCE_DIR) / "tests" / "differential" / "reproducers";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".cu") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string first;
+    std::getline(in, first);
+    const auto seedAt = first.find("--seed "), archAt = first.find("--arch ");
+    ASSERT_NE(seedAt, std::string::npos) << entry.path();
+    ASSERT_NE(archAt, std::string::npos) << entry.path();
+    RunConfig config;
+    config.arch = first.substr(archAt + 7, first.find(' ', archAt + 7) - archAt - 7);
+    config.sourceFile = entry.path().string();
+    const std::uint64_t seed = std::stoull(first.substr(seedAt + 7));
+    const Summary s = runDifferential(seed, 1, 1, config);
+    EXPECT_EQ(s.compared, 1u) << entry.path();
+    for (const auto& d : s.differences) ADD_FAILURE() << entry.path().filename() << " " << d.arch << ": " << d.what;
+  }
+  EXPECT_GE(files, 1);
 }
 
 class Differential : public ::testing::TestWithParam<const char*> {};
