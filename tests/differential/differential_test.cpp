@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -57,11 +58,22 @@ TEST(ApproxBounds, FollowThePtxIsaFigures) {
   EXPECT_TRUE(approxBound(Approx::Divide, 1e30f).has_value());
 }
 
+// Differences found and not yet fixed, as (seed, architecture) of the bounded full-profile run:
+// listed, not failed, and each must still differ (fixing one means taking it off the list).
+// 2026-11-27: seed 2011 on sm_90 only (u3's half fold: 0x7fff vs 0x7e00 in the high half; the
+// same lines alone agree, so it depends on the kernel around them: not yet reduced).
+struct Open {
+  std::uint64_t seed;
+  const char* arch;
+};
+constexpr Open kOpen[] = {{2011, "sm_90"}};
+
 // The bounded run: every kernel compiles, runs on both emulators and agrees (kernels waiting for
-// a known gap of the SASS emulator, an unsupported opcode or constant bank 2, are listed, not
-// failed). Two profiles per architecture CUDA 13 compiles, one nvcc run each: "float" (float,
-// double, half, conversions and .approx in straight-line code: the float handlers) and "full"
-// (everything the generator writes: integer arithmetic, control flow, shared memory, warp ops).
+// a known gap of the SASS emulator, an unsupported opcode, are listed, not failed; so are the
+// open differences above). Two profiles per architecture CUDA 13 compiles, one nvcc run each:
+// "float" (float, double, half, conversions and .approx in straight-line code: the float
+// handlers) and "full" (everything the generator writes: integer arithmetic, control flow, shared
+// memory, warp ops).
 void runBounded(const char* arch, bool full, std::uint64_t seed, std::uint64_t count) {
   if (!haveTools()) GTEST_SKIP() << "nvcc or nvdisasm not found";
   RunConfig config;
@@ -69,7 +81,23 @@ void runBounded(const char* arch, bool full, std::uint64_t seed, std::uint64_t c
   config.generator.integerOps = config.generator.control = config.generator.blockOps = full;
   const Summary s = runDifferential(seed, count, count, config);
   EXPECT_EQ(s.kernels, count);
-  for (const auto& d : s.differences) ADD_FAILURE() << "seed " << d.seed << " " << d.arch << ": " << d.what;
+  std::vector<std::uint64_t> openSeen;
+  for (const auto& d : s.differences) {
+    const bool open = full && std::any_of(std::begin(kOpen), std::end(kOpen), [&](const Open& o) {
+      return o.seed == d.seed && d.arch == o.arch;
+    });
+    if (open) {
+      std::printf("OPEN seed %llu %s: %s\n", static_cast<unsigned long long>(d.seed), arch, d.what.c_str());
+      openSeen.push_back(d.seed);
+    } else {
+      ADD_FAILURE() << "seed " << d.seed << " " << d.arch << ": " << d.what;
+    }
+  }
+  if (full)
+    for (const Open& o : kOpen)
+      if (o.arch == std::string(arch) && o.seed >= seed && o.seed < seed + count)
+        EXPECT_NE(std::find(openSeen.begin(), openSeen.end(), o.seed), openSeen.end())
+            << "seed " << o.seed << " " << arch << " no longer differs: take it off kOpen";
   for (const auto& d : s.bothFailed) ADD_FAILURE() << "both failed, seed " << d.seed << ": " << d.what;
   EXPECT_EQ(s.compared + s.waiting.size(), count);
   for (const auto& d : s.waiting) std::printf("WAITING seed %llu %s: %s\n", static_cast<unsigned long long>(d.seed), arch, d.what.c_str());
@@ -105,13 +133,11 @@ TEST(Reproducers, ReducedKernelsAgreeOnBothEmulators) {
 
 class Differential : public ::testing::TestWithParam<const char*> {};
 
-// The float profile runs in CI: 12 kernels per architecture, one nvcc run each (~3-5 s of one
-// core per architecture without the compile cache). The full profile stays disabled while
-// differences remain open (2026-11-27: two of 50 full kernels per architecture, seeds 7007 and
-// 7032 of `teg_differential --seed 7000 --count 50`: integer/control kernels not yet reduced).
-// Run it with --gtest_also_run_disabled_tests; scripts/differential.sh runs any number.
+// Both profiles run in CI: 12 float and 24 full kernels per architecture, one nvcc run each
+// (~3-5 s and ~10 s of one core per architecture without the compile cache). scripts/differential.sh
+// runs any number (tests/differential/README.md has the runs so far).
 TEST_P(Differential, FloatKernelsAgreeOnBothEmulators) { runBounded(GetParam(), false, 1000, 12); }
-TEST_P(Differential, DISABLED_RandomKernelsAgreeOnBothEmulators) { runBounded(GetParam(), true, 2000, 24); }
+TEST_P(Differential, RandomKernelsAgreeOnBothEmulators) { runBounded(GetParam(), true, 2000, 24); }
 
 INSTANTIATE_TEST_SUITE_P(Architectures, Differential,
                          ::testing::Values("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),
