@@ -188,6 +188,16 @@ void SassBlockRunner::exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi
 // live lane waits at that pc; a CTA barrier when every live lane of the warp waits at it.
 void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
   const std::uint32_t live = w.validMask & ~w.exitedMask;
+  // Lanes waiting at BSYNC Bk that Bk no longer expects go on, as they would have on arriving
+  // there now (runWarp's Bsync): another group's BSSY Bk at another pc (a sibling region reusing
+  // the register) or at the same one (a subroutine entered by two groups) reset Bk to its own
+  // lanes while these waited.
+  for (SassGroup& g : rt.groups)
+    if (g.wait == SassGroup::Wait::Bsync && (rt.bssy[g.waitArg] & g.mask) == 0) {
+      rt.inside[g.waitArg] &= ~g.mask;
+      g.wait = SassGroup::Wait::None;
+      ++g.pc;
+    }
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i < rt.groups.size() && !changed; ++i) {

@@ -664,6 +664,13 @@ void foldHalfImmediates(SassInstr& in, const sass::Instruction& ir, const SassDe
     folded.kind = OpndKind::Imm;
     folded.neg = folded.abs = false;
     folded.imm = (half(in.op[k]) << 16) | half(in.op[k + 1]);
+    // "HFMA2.MMA R6, -RZ, RZ, 0, +QNAN" (ptxas's way to load the constant 0x00007fff): nvdisasm
+    // prints a NaN half as QNAN, and the operand then holds the encoding's 32-bit immediate
+    // (sass_program.cpp), which is the whole pair.
+    for (std::size_t j = k; j <= k + 1; ++j)
+      if (j < ir.operands.size() && ir.operands[j].kind == sass::OperandKind::FloatImmediate &&
+          std::isnan(ir.operands[j].floatValue))
+        folded.imm = in.op[j].imm;
     folded.imm64 = folded.imm;
     in.op[k] = folded;
     for (std::size_t j = k + 1; j + 1 < in.nops; ++j) in.op[j] = in.op[j + 1];

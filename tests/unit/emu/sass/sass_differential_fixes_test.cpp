@@ -15,7 +15,8 @@
 // - the carry out of IMAD.WIDE (P0) in ptxas's 64-bit division;
 // - `MUFU.RCP64H R23, -20329664`: the immediate of an FP64 MUFU is the high word of that double;
 // - `I2F.F64.S64.RP R6, 0x70000000`: so is a 64-bit integer immediate (0x70000000'00000000);
-// - FMNMX3 (sm_100+, fmaxf(fmaxf(x, y), z)) and VIMNMX3 (sm_90, sm_100) were not run at all.
+// - FMNMX3 (sm_100+, fmaxf(fmaxf(x, y), z)) and VIMNMX3 (sm_90, sm_100) were not run at all;
+// - a binary16 NaN result is 0x7fff, and `HFMA2.MMA R6, -RZ, RZ, 0, +QNAN` loads 0x00007fff.
 // (Reconvergence with a barrier register reused by sibling regions: tests/differential/reproducers.)
 #include <gtest/gtest.h>
 
@@ -70,6 +71,13 @@ extern "C" __global__ void imnmx3(const int* a, int* o) {
   o[3 * t] = max(max(x, y), z);                                           // VIMNMX3 R, a, b, c, !PT (sm_90, sm_100)
   o[3 * t + 1] = min(min(x, 41), z);                                      // VIMNMX3 R, a, 0x29, c, PT
   o[3 * t + 2] = (int)umin(umin((unsigned)x, (unsigned)y), (unsigned)z);  // VIMNMX3.U32
+}
+extern "C" __global__ void halfnan(const unsigned* u, unsigned* o) {
+  const unsigned t = threadIdx.x;
+  const __half2 h2 = __halves2half2(__ushort_as_half((unsigned short)u[t]), __ushort_as_half((unsigned short)(u[t] >> 16)));
+  o[2 * t] = (__hisnan(__low2half(h2)) ? 0x7fffu : (unsigned)__half_as_ushort(__low2half(h2))) |  // sm_80: the 0x7fff
+             ((__hisnan(__high2half(h2)) ? 0x7fffu : (unsigned)__half_as_ushort(__high2half(h2))) << 16);  // by HFMA2.MMA
+  o[2 * t + 1] = __half_as_ushort(__hadd(__low2half(h2), __low2half(h2)));
 }
 extern "C" __global__ void wideimm(double* o, float* of) {
   o[threadIdx.x] = __ll2double_ru(0x7000000000000000ll);  // I2F.F64.S64.RP R, 0x70000000
@@ -352,6 +360,35 @@ TEST_P(SassDifferentialFix, ThreeWayIntegerMinMax) {
       EXPECT_EQ(o[3 * t], cases[t % 4].max);
       EXPECT_EQ(o[3 * t + 1], cases[t % 4].min41);
       EXPECT_EQ(o[3 * t + 2], cases[t % 4].umin);
+    }
+  }
+}
+
+// The canonical binary16 NaN is 0x7fff (CUDA Math API, CUDART_NAN_FP16), and ptxas builds the
+// constant 0x00007fff on sm_80 as "HFMA2.MMA R0, -RZ, RZ, 0, +QNAN": -0 x 0 + (0, NaN), whose NaN half
+// nvdisasm prints as QNAN (the bits are in the encoding). Both emulators gave 0x7e00 for a half NaN
+// result, and the SASS one also lost the pair's bits (0). Expected: h + h of 1.0 is 2.0 (0x4000),
+// of any NaN 0x7fff; the select gives h's bits unless h is NaN, then 0x7fff.
+TEST_P(SassDifferentialFix, HalfNaNIsCanonicalAndTheQnanPairImmediateKeepsItsBits) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  // (high half, low half): (NaN, 1.0), (0, NaN), (-NaN with payload 1, the same), (-1.0, +0).
+  const std::uint32_t in[4] = {0x7e003c00u, 0x00007e00u, 0xfc01fc01u, 0xbc000000u};
+  const std::uint32_t select[4] = {0x7fff3c00u, 0x00007fffu, 0x7fff7fffu, 0xbc000000u};
+  const std::uint32_t sum[4] = {0x4000u, 0x7fffu, 0x7fffu, 0x0000u};  // low + low
+  std::vector<std::uint32_t> u(kThreads);
+  for (int t = 0; t < kThreads; ++t) u[t] = in[t % 4];
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "halfnan", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("u", bytesOf(u));
+    e.addZeroedBuffer("o", 2 * kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(o[2 * t], select[t % 4]) << "thread " << t << std::hex << " 0x" << o[2 * t];
+      EXPECT_EQ(o[2 * t + 1], sum[t % 4]) << "thread " << t << std::hex << " 0x" << o[2 * t + 1];
     }
   }
 }
