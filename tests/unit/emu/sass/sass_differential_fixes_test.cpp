@@ -16,7 +16,8 @@
 // - `MUFU.RCP64H R23, -20329664`: the immediate of an FP64 MUFU is the high word of that double;
 // - `I2F.F64.S64.RP R6, 0x70000000`: so is a 64-bit integer immediate (0x70000000'00000000);
 // - FMNMX3 (sm_100+, fmaxf(fmaxf(x, y), z)) and VIMNMX3 (sm_90, sm_100) were not run at all;
-// - a binary16 NaN result is 0x7fff, and `HFMA2.MMA R6, -RZ, RZ, 0, +QNAN` loads 0x00007fff.
+// - a binary16 NaN result is 0x7fff, and `HFMA2.MMA R6, -RZ, RZ, 0, +QNAN` loads 0x00007fff;
+// - `IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1` (sm_100+) has eight operands: the eighth was dropped.
 // (Reconvergence with a barrier register reused by sibling regions: tests/differential/reproducers.)
 #include <gtest/gtest.h>
 
@@ -78,6 +79,9 @@ extern "C" __global__ void halfnan(const unsigned* u, unsigned* o) {
   o[2 * t] = (__hisnan(__low2half(h2)) ? 0x7fffu : (unsigned)__half_as_ushort(__low2half(h2))) |  // sm_80: the 0x7fff
              ((__hisnan(__high2half(h2)) ? 0x7fffu : (unsigned)__half_as_ushort(__high2half(h2))) << 16);  // by HFMA2.MMA
   o[2 * t + 1] = __half_as_ushort(__hadd(__low2half(h2), __low2half(h2)));
+}
+extern "C" __global__ void div15(const int* a, long long* q) {
+  q[threadIdx.x] = ((long long)a[threadIdx.x] << 20) / 15ll;  // sm_100+: IADD3.X R, PT, PT, RZ, R5, RZ, P0, P1
 }
 extern "C" __global__ void wideimm(double* o, float* of) {
   o[threadIdx.x] = __ll2double_ru(0x7000000000000000ll);  // I2F.F64.S64.RP R, 0x70000000
@@ -390,6 +394,27 @@ TEST_P(SassDifferentialFix, HalfNaNIsCanonicalAndTheQnanPairImmediateKeepsItsBit
       EXPECT_EQ(o[2 * t], select[t % 4]) << "thread " << t << std::hex << " 0x" << o[2 * t];
       EXPECT_EQ(o[2 * t + 1], sum[t % 4]) << "thread " << t << std::hex << " 0x" << o[2 * t + 1];
     }
+  }
+}
+
+// A 64-bit division by a constant is a multiply-high chain whose carries ptxas adds with
+// "IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1" on sm_100 and sm_120 (two carry outputs printed as PT):
+// eight operands, and the emulator kept seven, dropping the carry-in P1 (seed 1000160: a = -1 gave
+// 0xffffffffdffeeeef). The expectation is the host's truncating division.
+TEST_P(SassDifferentialFix, SixtyFourBitDivisionByAConstantKeepsBothCarryIns) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<int> a(kThreads);
+  for (int t = 0; t < kThreads; ++t) a[t] = t == 0 ? -1 : t == 1 ? INT_MIN : t == 2 ? INT_MAX : static_cast<int>(0x9e3779b9u * t);
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "div15", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<long long>(e, "q");
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(q[t], (static_cast<long long>(a[t]) << 20) / 15) << "thread " << t;
   }
 }
 
