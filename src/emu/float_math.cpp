@@ -31,7 +31,11 @@ std::uint16_t narrow(double x, int mode, int mant, int expBits, bool saturateFin
   const int bias = (1 << (expBits - 1)) - 1;
   const std::uint16_t signBit = static_cast<std::uint16_t>(1u << (mant + expBits));
   const std::uint16_t expMask = static_cast<std::uint16_t>(((1u << expBits) - 1) << mant);
-  if (std::isnan(x)) return static_cast<std::uint16_t>(expMask | (1u << (mant - 1)));
+  // A NaN becomes the canonical one, all mantissa bits set: 0x7fff for binary16 (CUDA Math API,
+  // "Half Arithmetic Constants": CUDART_NAN_FP16 0x7FFF "canonical NaN") and bfloat16
+  // (CUDART_NAN_BF16 0x7FFF). ptxas relies on it: "HFMA2.MMA R6, -RZ, RZ, 0, +QNAN" is how it loads
+  // the constant 0x00007fff (it was 0x7e00 here, and __hisnan(h) ? 0x7fff : bits differed: seed 1003).
+  if (std::isnan(x)) return static_cast<std::uint16_t>(expMask | ((1u << mant) - 1));
   const bool neg = std::signbit(x);
   const std::uint16_t sign = neg ? signBit : 0;
   double ax = std::fabs(x);

@@ -188,6 +188,16 @@ void SassBlockRunner::exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi
 // live lane waits at that pc; a CTA barrier when every live lane of the warp waits at it.
 void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
   const std::uint32_t live = w.validMask & ~w.exitedMask;
+  // Lanes waiting at BSYNC Bk that Bk no longer expects go on, as they would have on arriving
+  // there now (runWarp's Bsync): another group's BSSY Bk at another pc (a sibling region reusing
+  // the register) or at the same one (a subroutine entered by two groups) reset Bk to its own
+  // lanes while these waited.
+  for (SassGroup& g : rt.groups)
+    if (g.wait == SassGroup::Wait::Bsync && (rt.bssy[g.waitArg] & g.mask) == 0) {
+      rt.inside[g.waitArg] &= ~g.mask;
+      g.wait = SassGroup::Wait::None;
+      ++g.pc;
+    }
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i < rt.groups.size() && !changed; ++i) {
@@ -530,7 +540,12 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         }
         const std::uint32_t k = in.op[0].row;
         const std::uint32_t expected = rt.bssy[k] & w.validMask & ~w.exitedMask;
-        if ((expected & ~g->mask) == 0) {
+        // A group none of whose lanes Bk expects goes on: a sibling region that reuses Bk (the
+        // other side of an if/else, BSSY B1 at another pc) set Bk to its own lanes while this one
+        // was parked inside its region (in a slow-path subroutine, say); waiting for lanes that
+        // are not its own would keep them from the BSYNC of the enclosing region, and a warp-wide
+        // SHFL after it would run on part of the warp.
+        if ((expected & ~g->mask) == 0 || (expected & g->mask) == 0) {
           rt.inside[k] &= ~g->mask;
           ++g->pc;
           break;

@@ -119,7 +119,7 @@ struct SassInstr {
                                     // S2UR...): executed once per warp, so c.exec holds only the
                                     // lowest executing lane (an in-place UR update is done once)
   std::uint8_t nops = 0;
-  std::array<Opnd, 7> op{};
+  std::array<Opnd, 8> op{};  // Blackwell's IADD3.X Rd, PT, PT, a, b, c, P0, P1 has eight
   std::uint32_t mods = 0;           // handler-specific decoded modifiers
   std::uint32_t aux = 0;            // handler-specific (a LUT, a comparison, a width...)
   std::uint32_t aux2 = 0;

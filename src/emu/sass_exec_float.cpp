@@ -1,5 +1,5 @@
 // SASS floating-point, half, double, conversion and MUFU handlers: FADD/FMUL/FFMA (and their 32I
-// forms), FMNMX, FSETP, FSET, FSEL, FCHK, FRND, MUFU, F2F, F2I, I2F, I2FP, DADD/DMUL/DFMA, DSETP
+// forms), FMNMX, FMNMX3, FSETP, FSET, FSEL, FCHK, FRND, MUFU, F2F, F2I, I2F, I2FP, DADD/DMUL/DFMA, DSETP
 // (with the .MIN/.MAX select form sm_75 uses for fmin/fmax), DMNMX, HADD2/HMUL2/HFMA2 (.F32
 // results, .H0_H0/.H1_H1/.F32 operand selectors, immediate pairs), HSETP2, HMNMX2, F2FP.
 // The arithmetic itself is sass_float_semantics.cpp; here operands are decoded once and applied
@@ -161,6 +161,30 @@ void decodeFmnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
   sassDestination(in.op[0]);
   in.mods = commonMods(ir) | (ir.hasModifier("NAN") ? kNanProp : 0);
   in.fn = &fmnmx;
+}
+
+// FMNMX3 Rd, a, b, c, Pmin (sm_100+: ptxas merges fmaxf(fmaxf(x, y), z)): the two-operand rule
+// applied twice. That is the three-way minNum/maxNum: fminmax gives the canonical NaN only for two
+// NaNs, which then loses to c, so the result is NaN only when all three are (or with .NAN, when
+// any is); -0 < +0 holds at each step.
+void fmnmx3(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]), z = c.src(in.op[3]);
+  const std::uint32_t minLanes = c.pred(in.op[4]);
+  auto d = dstOf(c, in.op[0]);
+  const bool ftz = in.mods & kFtz, nan = in.mods & kNanProp;
+  forEachSassLane(c.exec, [&](int l) {
+    const bool isMin = (minLanes >> l) & 1u;
+    const std::uint32_t ab = fminmax(f32Operand(c, in.op[1], a, l), f32Operand(c, in.op[2], b, l), isMin, ftz, nan);
+    d[l] = fminmax(ab, f32Operand(c, in.op[3], z, l), isMin, ftz, nan);
+  });
+}
+void decodeFmnmx3(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  requireOps(in, ir, ctx, 5);
+  floatImmediates(in, ir, false);
+  sassDestination(in.op[0]);
+  in.mods = commonMods(ir) | (ir.hasModifier("NAN") ? kNanProp : 0);
+  in.fn = &fmnmx3;
 }
 
 void fsel(SassCtx& c) {
@@ -466,6 +490,11 @@ void decodeI2f(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   bool isSigned = true;
   intType(ir, bits, isSigned);
   const int dstBits = floats.empty() ? 32 : floats[0].first;
+  // "I2F.F64.S64.RP R6, 0x70000000" converts 0x70000000'00000000: the 32-bit immediate of a 64-bit
+  // integer source is its high word (ptxas uses the form only for constants whose low word is 0;
+  // 12345 or -3 come from constant bank 2 or a UMOV pair), as for the FP64 instructions.
+  if (bits == 64 && in.op[1].kind == OpndKind::Imm)
+    in.op[1].imm64 = static_cast<std::int64_t>(static_cast<std::uint64_t>(in.op[1].imm) << 32);
   sassDestination(in.op[0]);
   in.mods = commonMods(ir);
   in.aux = static_cast<std::uint32_t>(bits) | (static_cast<std::uint32_t>(dstBits) << 8) | (isSigned ? 1u << 16 : 0) |
@@ -635,6 +664,13 @@ void foldHalfImmediates(SassInstr& in, const sass::Instruction& ir, const SassDe
     folded.kind = OpndKind::Imm;
     folded.neg = folded.abs = false;
     folded.imm = (half(in.op[k]) << 16) | half(in.op[k + 1]);
+    // "HFMA2.MMA R6, -RZ, RZ, 0, +QNAN" (ptxas's way to load the constant 0x00007fff): nvdisasm
+    // prints a NaN half as QNAN, and the operand then holds the encoding's 32-bit immediate
+    // (sass_program.cpp), which is the whole pair.
+    for (std::size_t j = k; j <= k + 1; ++j)
+      if (j < ir.operands.size() && ir.operands[j].kind == sass::OperandKind::FloatImmediate &&
+          std::isnan(ir.operands[j].floatValue))
+        folded.imm = in.op[j].imm;
     folded.imm64 = folded.imm;
     in.op[k] = folded;
     for (std::size_t j = k + 1; j + 1 < in.nops; ++j) in.op[j] = in.op[j + 1];
@@ -794,6 +830,7 @@ void registerFloatHandlers(SassHandlerTable& t) {
   t.add("FFMA", &decodeFArith<2>);
   t.add("FFMA32I", &decodeFArith<2>);
   t.add("FMNMX", &decodeFmnmx);
+  t.add("FMNMX3", &decodeFmnmx3);
   t.add("FSEL", &decodeFsel);
   t.add("FSETP", &decodeSetp<false>);
   t.add("FSET", &decodeFset);

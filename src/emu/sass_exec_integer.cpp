@@ -529,24 +529,30 @@ void sel(SassCtx& c) {
 }
 
 // IMNMX / VIMNMX Rd, a, b, P: P ? min : max (.U32 unsigned). VIADDMNMX Rd, a, b, c, P: the same on
-// (a + b, c).
+// (a + b, c). VIMNMX3 Rd, a, b, c, P (sm_90+: ptxas merges min(min(x, y), z)): of all three.
 template <bool U>
 void imnmx(SassCtx& c) {
   IntIo<U> io{c};
   const SassInstr& in = c.in;
-  const bool add = in.aux2 == 1;
+  const bool add = in.aux2 == 1, three = in.aux2 == 2;
   const std::uint8_t k = static_cast<std::uint8_t>(in.aux);  // first source (after predicate outputs)
-  const Opnd &oa = in.op[k], &ob = in.op[k + 1], &oc = in.op[add ? k + 2 : k + 1];
+  const Opnd &oa = in.op[k], &ob = in.op[k + 1], &oc = in.op[add || three ? k + 2 : k + 1];
   const SassSrc a = io.s(oa), b = io.s(ob), cc = io.s(oc);
-  const std::uint32_t p = io.p(in.op[add ? k + 3 : k + 2]);
+  const std::uint32_t p = io.p(in.op[add || three ? k + 3 : k + 2]);
   std::uint32_t* d = io.d(in.op[0]);
   const bool u32 = in.mods & kModU32;
   lanesOf(io, [&](int l) {
-    const std::uint32_t x = add ? io.v(a, oa, l) + io.v(b, ob, l) : io.v(a, oa, l);
-    const std::uint32_t y = io.v(cc, oc, l);
     const bool takeMin = (p >> (U ? 0 : l)) & 1u;
-    const bool less = u32 ? x < y : static_cast<std::int32_t>(x) < static_cast<std::int32_t>(y);
-    d[l] = (less == takeMin) ? x : y;
+    auto pick = [&](std::uint32_t x, std::uint32_t y) {
+      const bool less = u32 ? x < y : static_cast<std::int32_t>(x) < static_cast<std::int32_t>(y);
+      return (less == takeMin) ? x : y;
+    };
+    if (three) {
+      d[l] = pick(pick(io.v(a, oa, l), io.v(b, ob, l)), io.v(cc, oc, l));
+      return;
+    }
+    const std::uint32_t x = add ? io.v(a, oa, l) + io.v(b, ob, l) : io.v(a, oa, l);
+    d[l] = pick(x, io.v(cc, oc, l));
   });
 }
 
@@ -934,7 +940,7 @@ void decodeSel(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
 }
 void decodeImnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   sassDestination(in.op[0]);
-  in.aux2 = ir.opcode.find("ADDMNMX") != std::string::npos ? 1 : 0;
+  in.aux2 = ir.opcode.find("ADDMNMX") != std::string::npos ? 1 : ir.opcode.find("MNMX3") != std::string::npos ? 2 : 0;
   // Blackwell prints two predicate outputs after the destination (VIMNMX R5, PT, PT, a, b, !PT);
   // nvcc leaves them PT (unused), so they are not computed.
   std::uint8_t k = 1;
@@ -1038,7 +1044,8 @@ void registerIntegerHandlers(SassHandlerTable& t) {
   for (const char* op : {"SHL", "SHR", "USHL", "USHR"}) t.add(op, &decodeShlr);
   for (const char* op : {"ISETP", "UISETP"}) t.add(op, &decodeIsetp);
   for (const char* op : {"SEL", "USEL"}) t.add(op, &decodeSel);
-  for (const char* op : {"IMNMX", "UIMNMX", "VIMNMX", "UVIMNMX", "VIADDMNMX", "UVIADDMNMX"}) t.add(op, &decodeImnmx);
+  for (const char* op : {"IMNMX", "UIMNMX", "VIMNMX", "UVIMNMX", "VIADDMNMX", "UVIADDMNMX", "VIMNMX3", "UVIMNMX3"})
+    t.add(op, &decodeImnmx);
   for (const char* op : {"IABS", "UIABS"}) t.add(op, &decodeUnary<0>);
   for (const char* op : {"POPC", "UPOPC"}) t.add(op, &decodeUnary<1>);
   for (const char* op : {"FLO", "UFLO"}) t.add(op, &decodeUnary<2>);

@@ -269,7 +269,11 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
         in.guardUniform = ins.guard->kind == sass::OperandKind::UniformPredicate;
       }
       bool unknownLabel = false;
-      in.nops = static_cast<std::uint8_t>(std::min<std::size_t>(ins.operands.size(), in.op.size()));
+      // More operands than an instruction holds would drop the last ones (a carry-in of
+      // "IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1" on sm_100 was: seed 1000160): refuse them.
+      if (ins.operands.size() > in.op.size())
+        sassDecodeError(ins, ctx, fmt::format("more than {} operands in", in.op.size()));
+      in.nops = static_cast<std::uint8_t>(ins.operands.size());
       for (std::size_t k = 0; k < in.nops; ++k) {
         in.op[k] = convertOperand(ins.operands[k], labels, p.functionStart[fi], f, unknownLabel);
         // nvdisasm prints every NaN immediate as QNAN / -QNAN: the payload is only in the encoding,

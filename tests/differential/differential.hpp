@@ -40,6 +40,8 @@ struct Summary {
   std::uint64_t compared = 0;          // run on both emulators and compared
   std::uint64_t approxChecked = 0;     // .approx results checked against their bound
   std::uint64_t bitsCompared = 0;      // bytes compared bit for bit
+  std::uint64_t nanPayloadsTolerated = 0;  // fo/dd NaNs whose sign or payload differ (which NaN
+                                           // neg/abs/min/max give is unspecified: compareBuffers)
   std::vector<Difference> differences; // results that differ (or one emulator failed, not both)
   std::vector<Difference> bothFailed;  // both emulators stopped with an error (not a difference)
   // Known gaps of the SASS emulator, counted apart from differences: an opcode it does not run
@@ -53,6 +55,17 @@ struct Summary {
 // `config.arch`, runs and compares each. `progress` (may be empty) hears after each batch.
 Summary runDifferential(std::uint64_t firstSeed, std::uint64_t count, std::uint64_t batch, const RunConfig& config,
                         const std::function<void(const Summary&)>& progress = {});
+
+// The same kernels on several architectures at the cost of one cicc run: nvcc compiles each
+// batch for `config.arch` (its PTX and cubin), the PTX emulator runs that PTX once, and ptxas
+// assembles the same PTX for each of `moreArchs` (newer than config.arch: PTX is forward
+// compatible, as the driver's JIT uses it), whose SASS is compared with that one PTX run. Cheaper
+// than runDifferential per architecture (cicc and the PTX emulator are a third of the cost), but
+// every architecture gets config.arch's PTX, not the PTX nvcc writes for it. One Summary per
+// architecture, config.arch first; `progress` hears after each batch.
+std::vector<Summary> runDifferentialOnePtx(std::uint64_t firstSeed, std::uint64_t count, std::uint64_t batch,
+                                           const RunConfig& config, const std::vector<std::string>& moreArchs,
+                                           const std::function<void(const std::vector<Summary>&)>& progress = {});
 
 // The architecture number of "sm_86" (86).
 int smVersion(const std::string& arch);

@@ -4,7 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "differential.hpp"
 #include "teg/support/error.hpp"
@@ -54,11 +59,21 @@ TEST(ApproxBounds, FollowThePtxIsaFigures) {
   EXPECT_TRUE(approxBound(Approx::Divide, 1e30f).has_value());
 }
 
+// Differences found and not yet fixed, as (seed, architecture) of the bounded full-profile run:
+// listed, not failed, and each must still differ (fixing one means taking it off the list).
+// 2026-11-27: none (seed 2011 on sm_90, the last one, was the binary16 canonical NaN 0x7e00).
+struct Open {
+  std::uint64_t seed;
+  const char* arch;
+};
+const std::vector<Open> kOpen = {};
+
 // The bounded run: every kernel compiles, runs on both emulators and agrees (kernels waiting for
-// a known gap of the SASS emulator, an unsupported opcode or constant bank 2, are listed, not
-// failed). Two profiles per architecture CUDA 13 compiles, one nvcc run each: "float" (float,
-// double, half, conversions and .approx in straight-line code: the float handlers) and "full"
-// (everything the generator writes: integer arithmetic, control flow, shared memory, warp ops).
+// a known gap of the SASS emulator, an unsupported opcode, are listed, not failed; so are the
+// open differences above). Two profiles per architecture CUDA 13 compiles, one nvcc run each:
+// "float" (float, double, half, conversions and .approx in straight-line code: the float
+// handlers) and "full" (everything the generator writes: integer arithmetic, control flow, shared
+// memory, warp ops).
 void runBounded(const char* arch, bool full, std::uint64_t seed, std::uint64_t count) {
   if (!haveTools()) GTEST_SKIP() << "nvcc or nvdisasm not found";
   RunConfig config;
@@ -66,21 +81,63 @@ void runBounded(const char* arch, bool full, std::uint64_t seed, std::uint64_t c
   config.generator.integerOps = config.generator.control = config.generator.blockOps = full;
   const Summary s = runDifferential(seed, count, count, config);
   EXPECT_EQ(s.kernels, count);
-  for (const auto& d : s.differences) ADD_FAILURE() << "seed " << d.seed << " " << d.arch << ": " << d.what;
+  std::vector<std::uint64_t> openSeen;
+  for (const auto& d : s.differences) {
+    const bool open = full && std::any_of(kOpen.begin(), kOpen.end(), [&](const Open& o) {
+      return o.seed == d.seed && d.arch == o.arch;
+    });
+    if (open) {
+      std::printf("OPEN seed %llu %s: %s\n", static_cast<unsigned long long>(d.seed), arch, d.what.c_str());
+      openSeen.push_back(d.seed);
+    } else {
+      ADD_FAILURE() << "seed " << d.seed << " " << d.arch << ": " << d.what;
+    }
+  }
+  if (full)
+    for (const Open& o : kOpen)
+      if (o.arch == std::string(arch) && o.seed >= seed && o.seed < seed + count)
+        EXPECT_NE(std::find(openSeen.begin(), openSeen.end(), o.seed), openSeen.end())
+            << "seed " << o.seed << " " << arch << " no longer differs: take it off kOpen";
   for (const auto& d : s.bothFailed) ADD_FAILURE() << "both failed, seed " << d.seed << ": " << d.what;
   EXPECT_EQ(s.compared + s.waiting.size(), count);
   for (const auto& d : s.waiting) std::printf("WAITING seed %llu %s: %s\n", static_cast<unsigned long long>(d.seed), arch, d.what.c_str());
 }
 
+// Reduced reproducers of differences the random kernels found (tests/differential/reproducers):
+// each keeps its kernel's name k_<seed>, so the seed gives the same inputs and launch shape, and
+// its first line is the teg_differential command that ran it (its architecture). Both emulators
+// must agree on it.
+TEST(Reproducers, ReducedKernelsAgreeOnBothEmulators) {
+  if (!haveTools()) GTEST_SKIP() << "nvcc or nvdisasm not found";
+  const std::filesystem::path dir = std::filesystem::path(TEG_SOURCE_DIR) / "tests" / "differential" / "reproducers";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".cu") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string first;
+    std::getline(in, first);
+    const auto seedAt = first.find("--seed "), archAt = first.find("--arch ");
+    ASSERT_NE(seedAt, std::string::npos) << entry.path();
+    ASSERT_NE(archAt, std::string::npos) << entry.path();
+    RunConfig config;
+    config.arch = first.substr(archAt + 7, first.find(' ', archAt + 7) - archAt - 7);
+    config.sourceFile = entry.path().string();
+    const std::uint64_t seed = std::stoull(first.substr(seedAt + 7));
+    const Summary s = runDifferential(seed, 1, 1, config);
+    EXPECT_EQ(s.compared, 1u) << entry.path();
+    for (const auto& d : s.differences) ADD_FAILURE() << entry.path().filename() << " " << d.arch << ": " << d.what;
+  }
+  EXPECT_GE(files, 1);
+}
+
 class Differential : public ::testing::TestWithParam<const char*> {};
 
-// The float profile runs in CI: 12 kernels per architecture, one nvcc run each (~3-5 s of one
-// core per architecture without the compile cache). The full profile stays disabled while
-// differences remain open (2026-11-27: two of 50 full kernels per architecture, seeds 7007 and
-// 7032 of `teg_differential --seed 7000 --count 50`: integer/control kernels not yet reduced).
-// Run it with --gtest_also_run_disabled_tests; scripts/differential.sh runs any number.
+// Both profiles run in CI: 12 float and 24 full kernels per architecture, one nvcc run each
+// (~3-5 s and ~10 s of one core per architecture without the compile cache). scripts/differential.sh
+// runs any number (tests/differential/README.md has the runs so far).
 TEST_P(Differential, FloatKernelsAgreeOnBothEmulators) { runBounded(GetParam(), false, 1000, 12); }
-TEST_P(Differential, DISABLED_RandomKernelsAgreeOnBothEmulators) { runBounded(GetParam(), true, 2000, 24); }
+TEST_P(Differential, RandomKernelsAgreeOnBothEmulators) { runBounded(GetParam(), true, 2000, 24); }
 
 INSTANTIATE_TEST_SUITE_P(Architectures, Differential,
                          ::testing::Values("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),

@@ -107,7 +107,7 @@ class Generator {
       for (int i = 0; i < n; ++i) helper += statement(1, false);
       inHelper_ = false;
       helper += fmt::format("  return u0 ^ u1 ^ u2 ^ u3 ^ __float_as_uint(f0 + f1 + f2 + f3) ^ __double2loint(d0 + d1) ^ "
-                            "__half_as_ushort(__low2half(h0));\n}}\n");
+                            "(__hisnan(__low2half(h0)) ? 0x7fffu : (unsigned)__half_as_ushort(__low2half(h0)));\n}}\n");
     } else {
       helperName_.clear();
     }
@@ -130,7 +130,11 @@ class Generator {
     const int n = options_.minStatements +
                   static_cast<int>(rng_.below(static_cast<std::uint32_t>(options_.maxStatements - options_.minStatements + 1)));
     for (int i = 0; i < n; ++i) body += statement(0, true);
-    body += "  u3 ^= __half_as_ushort(__low2half(h0)) | ((unsigned)__half_as_ushort(__high2half(h0)) << 16);\n";
+    // h0's bits go into u3, a NaN as the canonical 0x7fff: which NaN neg/abs/min/max of a NaN give
+    // is unspecified (PTX ISA), and ptxas folds them (seed 2022: after an even number of __hneg2 of
+    // a NaN the SASS left it as it was, the PTX emulator's neg.f16x2 gave the canonical NaN).
+    body += "  u3 ^= (__hisnan(__low2half(h0)) ? 0x7fffu : (unsigned)__half_as_ushort(__low2half(h0))) | "
+            "((__hisnan(__high2half(h0)) ? 0x7fffu : (unsigned)__half_as_ushort(__high2half(h0))) << 16);\n";
     body += "  u2 ^= la[u1 & 7u] + __float_as_uint(lf[u0 & 7u]);\n";
     k.approxSlots.assign(kApproxPerThread, Approx::None);
     if (options_.approx) {

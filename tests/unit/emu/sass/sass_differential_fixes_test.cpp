@@ -13,10 +13,16 @@
 // - two slow-path subroutines on divergent lanes reuse the barrier register B1: a BSYNC B1 must
 //   merge only the lanes waiting at that BSYNC, not lanes waiting at the callee's BSYNC B1;
 // - the carry out of IMAD.WIDE (P0) in ptxas's 64-bit division;
-// - `MUFU.RCP64H R23, -20329664`: the immediate of an FP64 MUFU is the high word of that double.
+// - `MUFU.RCP64H R23, -20329664`: the immediate of an FP64 MUFU is the high word of that double;
+// - `I2F.F64.S64.RP R6, 0x70000000`: so is a 64-bit integer immediate (0x70000000'00000000);
+// - FMNMX3 (sm_100+, fmaxf(fmaxf(x, y), z)) and VIMNMX3 (sm_90, sm_100) were not run at all;
+// - a binary16 NaN result is 0x7fff, and `HFMA2.MMA R6, -RZ, RZ, 0, +QNAN` loads 0x00007fff;
+// - `IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1` (sm_100+) has eight operands: the eighth was dropped.
+// (Reconvergence with a barrier register reused by sibling regions: tests/differential/reproducers.)
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -52,6 +58,34 @@ extern "C" __global__ void divconst(const double* a, double* q) {
 }
 extern "C" __global__ void roundnan(const double* a, double* q) {
   q[threadIdx.x] = floor(-a[threadIdx.x]);  // FRND.F64.FLOOR R, -R
+}
+extern "C" __global__ void minmax3(const float* a, float* o) {
+  const int t = threadIdx.x;
+  const float x = a[3 * t], y = a[3 * t + 1], z = a[3 * t + 2];
+  o[3 * t] = fmaxf(fmaxf(x, y), z);               // FMNMX3 R, a, b, c, !PT on sm_100/sm_120
+  o[3 * t + 1] = fmaxf(fmaxf(x, -y), fabsf(z));   // FMNMX3 R, a, -b, |c|, !PT
+  o[3 * t + 2] = fminf(fminf(x, y), z);
+}
+extern "C" __global__ void imnmx3(const int* a, int* o) {
+  const int t = threadIdx.x;
+  const int x = a[3 * t], y = a[3 * t + 1], z = a[3 * t + 2];
+  o[3 * t] = max(max(x, y), z);                                           // VIMNMX3 R, a, b, c, !PT (sm_90, sm_100)
+  o[3 * t + 1] = min(min(x, 41), z);                                      // VIMNMX3 R, a, 0x29, c, PT
+  o[3 * t + 2] = (int)umin(umin((unsigned)x, (unsigned)y), (unsigned)z);  // VIMNMX3.U32
+}
+extern "C" __global__ void halfnan(const unsigned* u, unsigned* o) {
+  const unsigned t = threadIdx.x;
+  const __half2 h2 = __halves2half2(__ushort_as_half((unsigned short)u[t]), __ushort_as_half((unsigned short)(u[t] >> 16)));
+  o[2 * t] = (__hisnan(__low2half(h2)) ? 0x7fffu : (unsigned)__half_as_ushort(__low2half(h2))) |  // sm_80: the 0x7fff
+             ((__hisnan(__high2half(h2)) ? 0x7fffu : (unsigned)__half_as_ushort(__high2half(h2))) << 16);  // by HFMA2.MMA
+  o[2 * t + 1] = __half_as_ushort(__hadd(__low2half(h2), __low2half(h2)));
+}
+extern "C" __global__ void div15(const int* a, long long* q) {
+  q[threadIdx.x] = ((long long)a[threadIdx.x] << 20) / 15ll;  // sm_100+: IADD3.X R, PT, PT, RZ, R5, RZ, P0, P1
+}
+extern "C" __global__ void wideimm(double* o, float* of) {
+  o[threadIdx.x] = __ll2double_ru(0x7000000000000000ll);  // I2F.F64.S64.RP R, 0x70000000
+  of[threadIdx.x] = __ll2float_ru(0x1234567700000000ll);  // I2F.S64.RP R, 0x12345677
 }
 extern "C" __global__ void slowpaths(const float* f, float* fo) {
   const int t = threadIdx.x;
@@ -251,6 +285,159 @@ TEST_P(SassDifferentialFix, RoundToIntegralOfANaNIsCanonical) {
     const auto q = contents<double>(e, "q");
     for (int t = 0; t < kThreads; ++t)
       EXPECT_EQ(bits(q[t]), t % 2 ? 0x7fffffffffffffffull : bits(std::floor(-2.5 * t))) << "thread " << t;
+  }
+}
+
+// fmaxf(fmaxf(x, y), z) is one FMNMX3 on sm_100 and newer: the three-way maxNum (NaN only when all
+// three are NaN, then the canonical 0x7fffffff; -0 < +0), with operand modifiers on each source.
+TEST_P(SassDifferentialFix, ThreeWayMinMaxIsTwoTwoWayOnes) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  const float nan = f32(0x7fc00001u), inf = INFINITY;
+  struct Case {
+    float x, y, z;
+    std::uint32_t max, maxNegAbs, min;  // fmaxf(fmaxf(x, y), z); fmaxf(fmaxf(x, -y), |z|); fminf(fminf(x, y), z)
+  };
+  const Case cases[8] = {
+      {1.0f, 2.0f, 3.0f, 0x40400000u, 0x40400000u, 0x3f800000u},        // 3; max(1, -2, 3) = 3; 1
+      {nan, 2.0f, -3.0f, 0x40000000u, 0x40400000u, 0xc0400000u},        // NaN loses: 2; max(-2, 3) = 3; -3
+      {nan, nan, -3.0f, 0xc0400000u, 0x40400000u, 0xc0400000u},         // two NaNs then -3
+      {nan, nan, nan, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu},           // all NaN: canonical
+      {-0.0f, 0.0f, -0.0f, 0x00000000u, 0x00000000u, 0x80000000u},      // +0 > -0
+      {-inf, -5.0f, nan, 0xc0a00000u, 0x40a00000u, 0xff800000u},        // -5; max(-inf, 5) = 5; -inf
+      {7.0f, -8.0f, -9.0f, 0x40e00000u, 0x41100000u, 0xc1100000u},      // 7; max(7, 8, 9) = 9; -9
+      {1e-40f, -1e-40f, 0.0f, 0x000116c2u, 0x000116c2u, 0x800116c2u},   // subnormals kept (no .FTZ)
+  };
+  std::vector<float> a(3 * kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    a[3 * t] = cases[t % 8].x;
+    a[3 * t + 1] = cases[t % 8].y;
+    a[3 * t + 2] = cases[t % 8].z;
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "minmax3", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("o", 3 * kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t) {
+      SCOPED_TRACE(testing::Message() << "thread " << t);
+      EXPECT_EQ(o[3 * t], cases[t % 8].max) << std::hex << o[3 * t];
+      EXPECT_EQ(o[3 * t + 1], cases[t % 8].maxNegAbs) << std::hex << o[3 * t + 1];
+      EXPECT_EQ(o[3 * t + 2], cases[t % 8].min) << std::hex << o[3 * t + 2];
+    }
+  }
+}
+
+// max(max(x, y), z) and friends are one VIMNMX3 on sm_90 and sm_100 (three VIMNMX on sm_120 and two
+// IMNMX before sm_90): the signed or unsigned extreme of the three.
+TEST_P(SassDifferentialFix, ThreeWayIntegerMinMax) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  struct Case {
+    int x, y, z, max, min41, umin;
+  };
+  const Case cases[4] = {
+      {1, 2, 3, 3, 1, 1},
+      {-5, 7, 100, 100, -5, 7},                 // unsigned: -5 is 0xfffffffb, the largest
+      {50, INT_MIN, -1, 50, -1, 50},            // min(50, 41, -1) = -1; unsigned 50 < 0x80000000
+      {INT_MAX, INT_MAX - 1, 60, INT_MAX, 41, 60},
+  };
+  std::vector<int> a(3 * kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    a[3 * t] = cases[t % 4].x;
+    a[3 * t + 1] = cases[t % 4].y;
+    a[3 * t + 2] = cases[t % 4].z;
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "imnmx3", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("o", 3 * kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<int>(e, "o");
+    for (int t = 0; t < kThreads; ++t) {
+      SCOPED_TRACE(testing::Message() << "thread " << t);
+      EXPECT_EQ(o[3 * t], cases[t % 4].max);
+      EXPECT_EQ(o[3 * t + 1], cases[t % 4].min41);
+      EXPECT_EQ(o[3 * t + 2], cases[t % 4].umin);
+    }
+  }
+}
+
+// The canonical binary16 NaN is 0x7fff (CUDA Math API, CUDART_NAN_FP16), and ptxas builds the
+// constant 0x00007fff on sm_80 as "HFMA2.MMA R0, -RZ, RZ, 0, +QNAN": -0 x 0 + (0, NaN), whose NaN half
+// nvdisasm prints as QNAN (the bits are in the encoding). Both emulators gave 0x7e00 for a half NaN
+// result, and the SASS one also lost the pair's bits (0). Expected: h + h of 1.0 is 2.0 (0x4000),
+// of any NaN 0x7fff; the select gives h's bits unless h is NaN, then 0x7fff.
+TEST_P(SassDifferentialFix, HalfNaNIsCanonicalAndTheQnanPairImmediateKeepsItsBits) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  // (high half, low half): (NaN, 1.0), (0, NaN), (-NaN with payload 1, the same), (-1.0, +0).
+  const std::uint32_t in[4] = {0x7e003c00u, 0x00007e00u, 0xfc01fc01u, 0xbc000000u};
+  const std::uint32_t select[4] = {0x7fff3c00u, 0x00007fffu, 0x7fff7fffu, 0xbc000000u};
+  const std::uint32_t sum[4] = {0x4000u, 0x7fffu, 0x7fffu, 0x0000u};  // low + low
+  std::vector<std::uint32_t> u(kThreads);
+  for (int t = 0; t < kThreads; ++t) u[t] = in[t % 4];
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "halfnan", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("u", bytesOf(u));
+    e.addZeroedBuffer("o", 2 * kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(o[2 * t], select[t % 4]) << "thread " << t << std::hex << " 0x" << o[2 * t];
+      EXPECT_EQ(o[2 * t + 1], sum[t % 4]) << "thread " << t << std::hex << " 0x" << o[2 * t + 1];
+    }
+  }
+}
+
+// A 64-bit division by a constant is a multiply-high chain whose carries ptxas adds with
+// "IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1" on sm_100 and sm_120 (two carry outputs printed as PT):
+// eight operands, and the emulator kept seven, dropping the carry-in P1 (seed 1000160: a = -1 gave
+// 0xffffffffdffeeeef). The expectation is the host's truncating division.
+TEST_P(SassDifferentialFix, SixtyFourBitDivisionByAConstantKeepsBothCarryIns) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  std::vector<int> a(kThreads);
+  for (int t = 0; t < kThreads; ++t) a[t] = t == 0 ? -1 : t == 1 ? INT_MIN : t == 2 ? INT_MAX : static_cast<int>(0x9e3779b9u * t);
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "div15", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addZeroedBuffer("q", kThreads * 8);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto q = contents<long long>(e, "q");
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(q[t], (static_cast<long long>(a[t]) << 20) / 15) << "thread " << t;
+  }
+}
+
+// A 64-bit integer constant whose low word is zero is an I2F immediate, and nvdisasm prints only
+// its high word: "I2F.F64.S64.RP R6, 0x70000000" converts 0x70000000'00000000 = 7 x 2^60 (read as
+// 0x70000000 it gave 1879048192.0). Rounded up to binary32, 0x12345677 x 2^32 keeps the top 24 of
+// its 29 significant bits: 0x12345677 = 0x91a2b3 x 32 + 0x17, so 0x91a2b4 x 32 x 2^32.
+TEST_P(SassDifferentialFix, SixtyFourBitIntegerImmediateIsTheHighWord) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "wideimm", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addZeroedBuffer("o", kThreads * 8);
+    e.addZeroedBuffer("of", kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<double>(e, "o");
+    const auto of = contents<float>(e, "of");
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_EQ(o[t], std::ldexp(7.0, 60)) << "thread " << t;
+      EXPECT_EQ(of[t], std::ldexp(static_cast<float>(0x91a2b4 * 32), 32)) << "thread " << t;
+    }
   }
 }
 
