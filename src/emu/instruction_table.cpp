@@ -182,10 +182,11 @@ trace::StaticInstruction describeInstruction(const ptx::Module& module, const pt
     s.accessBytes = static_cast<std::uint8_t>(std::min(255, bits / 8 * in.vectorWidth));
   }
   if (in.opcode == Opcode::Prefetch || in.opcode == Opcode::Prefetchu) s.kind = InstrKind::Alu;
-  if (in.opcode == Opcode::Cp || in.opcode == Opcode::Mbarrier) describeAsync(module, fn, in, s);
   if (s.kind == InstrKind::Load && s.space == MemorySpace::Global) s.cache = cachePolicyOf(fn, in);
   // Texture fetches go through the unified L1/texture cache on every GPU that has one.
   if (s.kind == InstrKind::Load && s.space == MemorySpace::Texture) s.cache = trace::CachePolicy::CacheL1;
+  // Last: it decides kind, space, width and cache policy of these itself.
+  if (in.opcode == Opcode::Cp || in.opcode == Opcode::Mbarrier) describeAsync(module, fn, in, s);
   for (const ptx::Operand& op : fn.operandsOf(in)) {
     const auto reg = static_cast<ptx::SpecialRegister>(op.index);
     if (op.kind == ptx::OperandKind::Special &&

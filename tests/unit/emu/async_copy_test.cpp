@@ -254,6 +254,24 @@ TEST(AsyncCopy, TheTraceDescribesCopiesAsLoadsAndWaitsAsTheirConsumers) {
   ASSERT_FALSE(copy.defs.empty());
   const auto& wait = k.instructions.at(pcOf(k, "cp.async.wait_group"));
   EXPECT_NE(std::find(wait.uses.begin(), wait.uses.end(), copy.defs.back()), wait.uses.end());
+  // A bulk copy bypasses L1 (it is not a cache-operator load; the generic rule must not reset it).
+  const ptx::Module bulk = parsePtx(R"(
+.visible .entry k(.param .u64 out) {
+  .reg .b64 %rd<4>;
+  .reg .b32 %r<4>;
+  .shared .align 16 .b8 tile[64];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, tile;
+  mov.u32 %r2, bar;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];
+  ret;
+}
+)");
+  Emulator eBulk(bulk, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1});
+  const auto& bulkCopy = eBulk.kernelInfo().instructions.at(pcOf(eBulk.kernelInfo(), "cp.async.bulk"));
+  EXPECT_EQ(bulkCopy.kind, trace::InstrKind::Load);
+  EXPECT_EQ(bulkCopy.cache, trace::CachePolicy::BypassL1);
   const ptx::Module b = parsePtx(withExtra(0));
   Emulator eb(b, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1});
   const auto& arrive = eb.kernelInfo().instructions.at(pcOf(eb.kernelInfo(), "mbarrier.arrive"));
