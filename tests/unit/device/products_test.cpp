@@ -396,12 +396,28 @@ TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsvs) {
 
   std::set<std::string> memoryUsed;
   int instructionChecked = 0;
+  int siblingChecked = 0;
   for (const Device& d : database().all()) {
     if (d.generic) continue;
     for (const auto& [what, m] : d.measured) {
       SCOPED_TRACE(d.id + " latency." + what);
       EXPECT_EQ(m.unit, "cycles");
       EXPECT_FALSE(m.method.empty());
+      // A sibling's measurement (measured_on another GPU of the same chip) is that GPU's own
+      // figure: the same value, method and chip.
+      std::string on;
+      for (const auto& fig : d.figures)
+        if (fig.key == "latency." + what) on = fig.measuredOn;
+      if (!on.empty() && on != d.id) {
+        const Device& sibling = database().find(on);
+        EXPECT_EQ(sibling.chip, d.chip);
+        const auto own = sibling.measured.find(what);
+        ASSERT_NE(own, sibling.measured.end()) << on;
+        EXPECT_DOUBLE_EQ(m.value, own->second.value);
+        EXPECT_EQ(m.method, own->second.method);
+        ++siblingChecked;
+        continue;
+      }
       if (const auto row = citedRow(m.source, "data/validation/memory_latency.csv (", 3);
           !row.empty()) {
         // "(<gpu>, <level>, <method>)"; the key is latency.<level> or latency.<level>@<method>.
@@ -436,6 +452,8 @@ TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsvs) {
   }
   // Every memory_latency.csv row is filed under exactly one product.
   EXPECT_EQ(memoryUsed.size(), memoryRows.size());
+  // Filed from a sibling: the A100 SXM4 80GB's far-L2 latency (the A100 SXM4 40GB's).
+  EXPECT_EQ(siblingChecked, 1);
   // Dependent latencies filed: V100 24 + T4 26 less the 4 ambiguous DSET/DSETP rows + TITAN V 43
   // + TITAN RTX 43 (README: 245 rows = these 136 + A100's 109 independent-issue rows).
   EXPECT_EQ(instructionChecked, 24 + 22 + 43 + 43);
