@@ -355,7 +355,7 @@ std::uint32_t lut3(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint3
 }
 
 // LOP3.LUT [Pd,] Rd, a, b, c, lut, Pin: bitwise function of three inputs given by its truth table
-// (bit (a<<2 | b<<1 | c) of lut); Pd = result != 0.
+// (bit (a<<2 | b<<1 | c) of lut); Pd = (result != 0) or Pin.
 template <bool U>
 void lop3(SassCtx& c) {
   IntIo<U> io{c};
@@ -373,7 +373,9 @@ void lop3(SassCtx& c) {
     d[l] = v;
     nz |= static_cast<std::uint32_t>(v != 0) << l;
   });
-  if (k == 1) io.setP(in.op[0], nz);
+  // The trailing predicate is ORed in: ptxas tests a 64-bit (x & m) != 0 as "LOP3.LUT P0, RZ, xlo,
+  // mlo, RZ, 0xc0, !PT" then "LOP3.LUT P0, RZ, xhi, mhi, RZ, 0xc0, P0" (seed 200104); !PT is false.
+  if (k == 1) io.setP(in.op[0], nz | (in.nops > k + 5u ? io.p(in.op[k + 5]) : 0u));
 }
 
 // LOP.AND/OR/XOR (older spelling, and ULOP): two inputs.
