@@ -215,7 +215,10 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
       };
       for (const SassGroup& o : rt.groups)
         if (same(o)) waiting |= o.mask;
-      if (g.wait == SassGroup::Wait::Bsync) required = rt.bssy[g.waitArg] & live;
+      // A BSYNC waits for the lanes Bk expects that are still inside a region of Bk: lanes that
+      // another region's BSSY Bk added (a subroutine's slow path reusing the register on other
+      // lanes) and that have since gone past that region's BSYNC no longer come (seed 1000485).
+      if (g.wait == SassGroup::Wait::Bsync) required = rt.bssy[g.waitArg] & rt.inside[g.waitArg] & live;
       else if (g.wait == SassGroup::Wait::Sync) required = g.waitArg & live;
       else required = live;
       if ((required & ~waiting) != 0) continue;
@@ -576,6 +579,7 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         if (a.kind == OpndKind::Barrier) {
           SassCtx c(w, *this, in, exec, nullptr, ctx_.banks);
           rt.bssy[a.row] = c.src(b)[std::countr_zero(exec)];
+          rt.inside[a.row] |= rt.bssy[a.row];  // a saved mask restored: its lanes are in the region
         } else if (b.kind == OpndKind::Barrier) {
           if (a.kind == OpndKind::Reg)
             for (std::uint32_t m = exec; m; m &= m - 1) w.r[a.row][std::countr_zero(m)] = rt.bssy[b.row];
