@@ -109,6 +109,7 @@ void SassBlockRunner::initWarps() {
     rt.groups.push_back(SassGroup{0, w.validMask, SassGroup::Wait::None, 0, {}});
     rt.bssy = {};
     rt.inside = {};
+    rt.bssyPc = {};
     rt.state = WarpState::Ready;
     rt.barrierInstr = nullptr;
   }
@@ -527,11 +528,18 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
           // branch can split a region so that its two sides reach the same BSSY apart (ptxas's
           // division slow path branches over its rescaling to the BSSY B2 after it); the second
           // BSSY must not drop the first side, whose BSYNC would then wait for lanes already past.
+          // Only lanes of the same region count (the same BSSY): another region that reuses Bk
+          // on other lanes (main code's BSSY B5 while some lanes are in a division slow path's
+          // BSSY B5 region) is a different convergence point, and the lanes waiting there must
+          // not wait for these (seed 1000188: the two regions waited for each other, and the
+          // stuck-barrier rule then let the enclosing BSYNC B0 go on without the slow path's lanes).
           const std::uint32_t k = in.op[0].row;
           std::uint32_t running = 0;
           for (const SassGroup& o : rt.groups)
             if (&o != g && o.wait == SassGroup::Wait::None) running |= o.mask;
-          rt.bssy[k] = exec | (rt.bssy[k] & rt.inside[k] & running);
+          const bool sameRegion = rt.bssyPc[k] == g->pc + 1;
+          rt.bssy[k] = exec | (sameRegion ? rt.bssy[k] & rt.inside[k] & running : 0u);
+          rt.bssyPc[k] = g->pc + 1;
           rt.inside[k] |= exec;
         }
         ++g->pc;
