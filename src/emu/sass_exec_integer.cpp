@@ -340,7 +340,11 @@ void lea(SassCtx& c) {
     } else {
       part = x << s;
     }
-    const std::uint64_t sum = std::uint64_t{part} + io.v(b, ob, l) + ((cin >> (U ? 0 : l)) & 1u);
+    // A negated a is the adder's ~(a << s) + 1, as IADD3's -x: it carries out when the shifted
+    // value is 0. ptxas negates a 64-bit x << 3 as "LEA R16, P1, -R9, RZ, 0x3" and
+    // "IMAD.X R13, RZ, RZ, ~R13, P1" (seed 1000189: the high word was one short).
+    const std::uint64_t term = oa.neg && !hi && part == 0 ? std::uint64_t{1} << 32 : std::uint64_t{part};
+    const std::uint64_t sum = term + io.v(b, ob, l) + ((cin >> (U ? 0 : l)) & 1u);
     d[l] = static_cast<std::uint32_t>(sum);
     carry |= static_cast<std::uint32_t>(sum >> 32) << l;
   });
