@@ -18,7 +18,8 @@
 // - FMNMX3 (sm_100+, fmaxf(fmaxf(x, y), z)) and VIMNMX3 (sm_90, sm_100) were not run at all;
 // - a binary16 NaN result is 0x7fff, and `HFMA2.MMA R6, -RZ, RZ, 0, +QNAN` loads 0x00007fff;
 // - `IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1` (sm_100+) has eight operands: the eighth was dropped;
-// - `LOP3.LUT P0, RZ, R9, R3, RZ, 0xc0, P0`: the trailing predicate is ORed into P0 (a 64-bit bit test).
+// - `LOP3.LUT P0, RZ, R9, R3, RZ, 0xc0, P0`: the trailing predicate is ORed into P0 (a 64-bit bit test);
+// - `HFMA2 R7, R7, -R10.H0_NH1, R6` (sm_86+): a half permutation with a negated half.
 // (Reconvergence with a barrier register reused by sibling regions: tests/differential/reproducers.)
 #include <gtest/gtest.h>
 
@@ -91,6 +92,14 @@ extern "C" __global__ void wideimm(double* o, float* of) {
 extern "C" __global__ void bittest64(const unsigned long long* a, const unsigned* s, unsigned* o) {
   const int t = threadIdx.x;  // sm_75, sm_90: LOP3.LUT P0, RZ, lo, mlo, RZ, 0xc0, !PT; LOP3.LUT P0, RZ, hi, mhi, RZ, 0xc0, P0
   o[t] = ((a[t] >> (s[t] & 63u)) & 7ull) != 0 ? 1u : 0u;
+}
+extern "C" __global__ void negpair(const unsigned* a, const float* f, unsigned* o) {
+  const int t = threadIdx.x;
+  unsigned b;  // {f, -6.5} as nvcc writes it for sm_75; sm_86+: HFMA2 R7, R7, -R10.H0_NH1, R6 with R10 = {6.5, f}
+  asm("{.reg .f16 lo, hi;\n cvt.rn.f16.f32 lo, %1;\n cvt.rn.f16.f32 hi, %2;\n mov.b32 %0, {lo, hi};}" : "=r"(b) : "f"(f[t]), "f"(-6.5f));
+  unsigned r;
+  asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a[2 * t]), "r"(b), "r"(a[2 * t + 1]));
+  o[t] = r;
 }
 extern "C" __global__ void slowpaths(const float* f, float* fo) {
   const int t = threadIdx.x;
@@ -474,6 +483,38 @@ TEST_P(SassDifferentialFix, SixtyFourBitBitTestOrsTheLowWordsPredicate) {
     const auto o = contents<std::uint32_t>(e, "o");
     for (int t = 0; t < kThreads; ++t)
       EXPECT_EQ(o[t], ((a[t] >> (sh[t] & 63u)) & 7u) != 0 ? 1u : 0u) << "thread " << t << std::hex << " a 0x" << a[t];
+  }
+}
+
+// "HFMA2 R7, R7, -R10.H0_NH1, R6" (sm_86+, from PTX that packs {f, -6.5} with two cvt.rn.f16.f32):
+// R10 = {high f, low 6.5}; the selector names the high half's source first, N negates, and the
+// operand's minus applies after it: high <- -(H0) = -6.5, low <- -(-H1) = f. The emulator read
+// ".H0_NH1" as no selector (seed 1000556, sm_86 ... sm_120 with sm_75's PTX). Expected, exact in
+// binary16: x = {hi 2.0, lo 1.0}, c = {hi 0.25, lo 0.5}: high 2 x -6.5 + 0.25 = -12.75 (0xca60),
+// low f + 0.5 for f = 3, -1, 0, 10 (0x4300, 0xb800, 0x3800, 0x4940).
+TEST_P(SassDifferentialFix, NegatedHalfPermutationSelector) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  const float fs[4] = {3.0f, -1.0f, 0.0f, 10.0f};
+  const std::uint32_t low[4] = {0x4300u, 0xb800u, 0x3800u, 0x4940u};
+  std::vector<std::uint32_t> a(2 * kThreads);
+  std::vector<float> f(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    a[2 * t] = 0x40003c00u;      // {2.0, 1.0}
+    a[2 * t + 1] = 0x34003800u;  // {0.25, 0.5}
+    f[t] = fs[t % 4];
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "negpair", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addBuffer("f", bytesOf(f));
+    e.addZeroedBuffer("o", kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(o[t], 0xca600000u | low[t % 4]) << "thread " << t << std::hex << " 0x" << o[t];
   }
 }
 
