@@ -109,6 +109,7 @@ void SassBlockRunner::initWarps() {
     rt.groups.push_back(SassGroup{0, w.validMask, SassGroup::Wait::None, 0, {}});
     rt.bssy = {};
     rt.inside = {};
+    rt.bssyPc = {};
     rt.state = WarpState::Ready;
     rt.barrierInstr = nullptr;
   }
@@ -215,7 +216,10 @@ void SassBlockRunner::release(SassWarp& w, SassWarpRuntime& rt) {
       };
       for (const SassGroup& o : rt.groups)
         if (same(o)) waiting |= o.mask;
-      if (g.wait == SassGroup::Wait::Bsync) required = rt.bssy[g.waitArg] & live;
+      // A BSYNC waits for the lanes Bk expects that are still inside a region of Bk: lanes that
+      // another region's BSSY Bk added (a subroutine's slow path reusing the register on other
+      // lanes) and that have since gone past that region's BSYNC no longer come (seed 1000485).
+      if (g.wait == SassGroup::Wait::Bsync) required = rt.bssy[g.waitArg] & rt.inside[g.waitArg] & live;
       else if (g.wait == SassGroup::Wait::Sync) required = g.waitArg & live;
       else required = live;
       if ((required & ~waiting) != 0) continue;
@@ -524,11 +528,18 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
           // branch can split a region so that its two sides reach the same BSSY apart (ptxas's
           // division slow path branches over its rescaling to the BSSY B2 after it); the second
           // BSSY must not drop the first side, whose BSYNC would then wait for lanes already past.
+          // Only lanes of the same region count (the same BSSY): another region that reuses Bk
+          // on other lanes (main code's BSSY B5 while some lanes are in a division slow path's
+          // BSSY B5 region) is a different convergence point, and the lanes waiting there must
+          // not wait for these (seed 1000188: the two regions waited for each other, and the
+          // stuck-barrier rule then let the enclosing BSYNC B0 go on without the slow path's lanes).
           const std::uint32_t k = in.op[0].row;
           std::uint32_t running = 0;
           for (const SassGroup& o : rt.groups)
             if (&o != g && o.wait == SassGroup::Wait::None) running |= o.mask;
-          rt.bssy[k] = exec | (rt.bssy[k] & rt.inside[k] & running);
+          const bool sameRegion = rt.bssyPc[k] == g->pc + 1;
+          rt.bssy[k] = exec | (sameRegion ? rt.bssy[k] & rt.inside[k] & running : 0u);
+          rt.bssyPc[k] = g->pc + 1;
           rt.inside[k] |= exec;
         }
         ++g->pc;
@@ -576,6 +587,7 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         if (a.kind == OpndKind::Barrier) {
           SassCtx c(w, *this, in, exec, nullptr, ctx_.banks);
           rt.bssy[a.row] = c.src(b)[std::countr_zero(exec)];
+          rt.inside[a.row] |= rt.bssy[a.row];  // a saved mask restored: its lanes are in the region
         } else if (b.kind == OpndKind::Barrier) {
           if (a.kind == OpndKind::Reg)
             for (std::uint32_t m = exec; m; m &= m - 1) w.r[a.row][std::countr_zero(m)] = rt.bssy[b.row];

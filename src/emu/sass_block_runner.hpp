@@ -61,6 +61,7 @@ struct SassWarpRuntime {
   std::vector<SassGroup> groups;
   std::array<std::uint32_t, 16> bssy{};    // convergence barriers B0..B15: expected lanes
   std::array<std::uint32_t, 16> inside{};  // lanes past BSSY Bk and not yet past its BSYNC (or BREAK)
+  std::array<std::uint32_t, 16> bssyPc{};  // the BSSY that last set Bk (pc + 1; 0: none)
   WarpState state = WarpState::Ready;      // AtBarrier: waiting at a CTA barrier
   std::uint32_t barrier = 0;               // which, and the instruction
   const SassInstr* barrierInstr = nullptr;

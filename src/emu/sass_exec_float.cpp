@@ -580,14 +580,30 @@ void decodeDmnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
 // ---- packed half -----------------------------------------------------------------------------------
 
 // A half operand's selector (aux/aux2 nibbles): 0 = as is (H1:H0), 1 = H0_H0, 2 = H1_H1, 3 = .F32
-// (the register is a float, both halves take its value), 4 = an immediate pair (hi, lo printed).
-enum HalfSel : std::uint32_t { kAsIs = 0, kH0H0 = 1, kH1H1 = 2, kF32Sel = 3 };
+// (the register is a float, both halves take its value); 8 | swap << 2 | negHigh << 1 | negLow for
+// a permutation with negated halves, printed high source first: ".H0_NH1" (sm_86+: ptxas builds
+// {f3, -6.5} from R = {6.5, f3} as "-R.H0_NH1": high <- H0, low <- -H1, then the operand's minus;
+// seed 1000556).
+enum HalfSel : std::uint32_t { kAsIs = 0, kH0H0 = 1, kH1H1 = 2, kF32Sel = 3, kPermuted = 8 };
 
 std::uint32_t halfSelector(const sass::Operand& o) {
   for (const auto& s : o.suffixes) {
     if (s == "H0_H0") return kH0H0;
     if (s == "H1_H1") return kH1H1;
     if (s == "F32") return kF32Sel;
+    // [N]Hx_[N]Hy with x != y: the high half from Hx, the low half from Hy, N negating it.
+    const auto under = s.find('_');
+    if (under == std::string::npos) continue;
+    const std::string high = s.substr(0, under), low = s.substr(under + 1);
+    auto half = [](const std::string& t, bool& neg) -> int {
+      neg = !t.empty() && t[0] == 'N';
+      const std::string h = neg ? t.substr(1) : t;
+      return h == "H0" ? 0 : h == "H1" ? 1 : -1;
+    };
+    bool negHigh = false, negLow = false;
+    const int hs = half(high, negHigh), ls = half(low, negLow);
+    if (hs < 0 || ls < 0 || hs == ls) continue;
+    return kPermuted | (hs == 0 ? 4u : 0u) | (negHigh ? 2u : 0u) | (negLow ? 1u : 0u);
   }
   return kAsIs;
 }
@@ -603,8 +619,11 @@ void halfPair(SassCtx& c, const Opnd& o, std::uint32_t sel, const SassSrc& s, in
     std::uint16_t h0 = static_cast<std::uint16_t>(v), h1 = static_cast<std::uint16_t>(v >> 16);
     if (sel == kH0H0) h1 = h0;
     if (sel == kH1H1) h0 = h1;
+    if ((sel & kPermuted) && (sel & 4u)) std::swap(h0, h1);
     lo = halfValue(h0);
     hi = halfValue(h1);
+    if ((sel & kPermuted) && (sel & 2u)) hi = -hi;
+    if ((sel & kPermuted) && (sel & 1u)) lo = -lo;
   }
   if (o.abs) { lo = std::fabs(lo); hi = std::fabs(hi); }
   if (o.neg) { lo = -lo; hi = -hi; }

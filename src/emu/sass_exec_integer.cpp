@@ -340,7 +340,11 @@ void lea(SassCtx& c) {
     } else {
       part = x << s;
     }
-    const std::uint64_t sum = std::uint64_t{part} + io.v(b, ob, l) + ((cin >> (U ? 0 : l)) & 1u);
+    // A negated a is the adder's ~(a << s) + 1, as IADD3's -x: it carries out when the shifted
+    // value is 0. ptxas negates a 64-bit x << 3 as "LEA R16, P1, -R9, RZ, 0x3" and
+    // "IMAD.X R13, RZ, RZ, ~R13, P1" (seed 1000189: the high word was one short).
+    const std::uint64_t term = oa.neg && !hi && part == 0 ? std::uint64_t{1} << 32 : std::uint64_t{part};
+    const std::uint64_t sum = term + io.v(b, ob, l) + ((cin >> (U ? 0 : l)) & 1u);
     d[l] = static_cast<std::uint32_t>(sum);
     carry |= static_cast<std::uint32_t>(sum >> 32) << l;
   });
@@ -355,7 +359,7 @@ std::uint32_t lut3(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint3
 }
 
 // LOP3.LUT [Pd,] Rd, a, b, c, lut, Pin: bitwise function of three inputs given by its truth table
-// (bit (a<<2 | b<<1 | c) of lut); Pd = result != 0.
+// (bit (a<<2 | b<<1 | c) of lut); Pd = (result != 0) or Pin.
 template <bool U>
 void lop3(SassCtx& c) {
   IntIo<U> io{c};
@@ -373,7 +377,9 @@ void lop3(SassCtx& c) {
     d[l] = v;
     nz |= static_cast<std::uint32_t>(v != 0) << l;
   });
-  if (k == 1) io.setP(in.op[0], nz);
+  // The trailing predicate is ORed in: ptxas tests a 64-bit (x & m) != 0 as "LOP3.LUT P0, RZ, xlo,
+  // mlo, RZ, 0xc0, !PT" then "LOP3.LUT P0, RZ, xhi, mhi, RZ, 0xc0, P0" (seed 200104); !PT is false.
+  if (k == 1) io.setP(in.op[0], nz | (in.nops > k + 5u ? io.p(in.op[k + 5]) : 0u));
 }
 
 // LOP.AND/OR/XOR (older spelling, and ULOP): two inputs.

@@ -254,6 +254,11 @@ int runProgram(const std::vector<std::string>& argv, const fs::path& log) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// The tools run on batches of up to thousands of kernels, and bulk runs go at `nice -n 19` on a
+// shared machine, where nvdisasm's default two minutes ran out on 25 kernels x 7 architectures
+// (load average 14 on two cores): an hour each before the run stops.
+constexpr std::chrono::milliseconds kToolTimeout{3600 * 1000};
+
 // ptxas: where teg finds the CUDA tools, else beside nvcc (it always comes with nvcc).
 const std::string& ptxasPath() {
   static const std::string path = [] {
@@ -345,6 +350,7 @@ std::vector<Summary> runDifferentialOnePtx(std::uint64_t firstSeed, std::uint64_
     options.arch = config.arch;
     options.extraArgs = config.nvccFlags;
     options.useCache = config.useCompileCache;
+    options.timeout = kToolTimeout;
     const toolchain::CompileResult compiled = toolchain::compileCuda(cu.string(), options);
     const ptx::Module ptxModule = ptx::parseModule(compiled.ptx, cu.filename().string() + ".ptx");
     summaries.front().compileSeconds += secondsSince(t0);
@@ -367,7 +373,7 @@ std::vector<Summary> runDifferentialOnePtx(std::uint64_t firstSeed, std::uint64_
       t0 = Clock::now();
       const std::string cubin = a == 0 ? compiled.cubin : assemble(ptxFile, archs[a], config, scratch);
       const sass::Module sassModule =
-          sass::parseDisassembly(toolchain::disassembleCubin(cubin), cu.filename().string() + "." + archs[a] + ".sass");
+          sass::parseDisassembly(toolchain::disassembleCubin(cubin, kToolTimeout), cu.filename().string() + "." + archs[a] + ".sass");
       summary.compileSeconds += secondsSince(t0);
       t0 = Clock::now();
       for (std::size_t i = 0; i < kernels.size(); ++i) {

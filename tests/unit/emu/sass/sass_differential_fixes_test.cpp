@@ -17,7 +17,9 @@
 // - `I2F.F64.S64.RP R6, 0x70000000`: so is a 64-bit integer immediate (0x70000000'00000000);
 // - FMNMX3 (sm_100+, fmaxf(fmaxf(x, y), z)) and VIMNMX3 (sm_90, sm_100) were not run at all;
 // - a binary16 NaN result is 0x7fff, and `HFMA2.MMA R6, -RZ, RZ, 0, +QNAN` loads 0x00007fff;
-// - `IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1` (sm_100+) has eight operands: the eighth was dropped.
+// - `IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1` (sm_100+) has eight operands: the eighth was dropped;
+// - `LOP3.LUT P0, RZ, R9, R3, RZ, 0xc0, P0`: the trailing predicate is ORed into P0 (a 64-bit bit test);
+// - `HFMA2 R7, R7, -R10.H0_NH1, R6` (sm_86+): a half permutation with a negated half.
 // (Reconvergence with a barrier register reused by sibling regions: tests/differential/reproducers.)
 #include <gtest/gtest.h>
 
@@ -86,6 +88,18 @@ extern "C" __global__ void div15(const int* a, long long* q) {
 extern "C" __global__ void wideimm(double* o, float* of) {
   o[threadIdx.x] = __ll2double_ru(0x7000000000000000ll);  // I2F.F64.S64.RP R, 0x70000000
   of[threadIdx.x] = __ll2float_ru(0x1234567700000000ll);  // I2F.S64.RP R, 0x12345677
+}
+extern "C" __global__ void bittest64(const unsigned long long* a, const unsigned* s, unsigned* o) {
+  const int t = threadIdx.x;  // sm_75, sm_90: LOP3.LUT P0, RZ, lo, mlo, RZ, 0xc0, !PT; LOP3.LUT P0, RZ, hi, mhi, RZ, 0xc0, P0
+  o[t] = ((a[t] >> (s[t] & 63u)) & 7ull) != 0 ? 1u : 0u;
+}
+extern "C" __global__ void negpair(const unsigned* a, const float* f, unsigned* o) {
+  const int t = threadIdx.x;
+  unsigned b;  // {f, -6.5} as nvcc writes it for sm_75; sm_86+: HFMA2 R7, R7, -R10.H0_NH1, R6 with R10 = {6.5, f}
+  asm("{.reg .f16 lo, hi;\n cvt.rn.f16.f32 lo, %1;\n cvt.rn.f16.f32 hi, %2;\n mov.b32 %0, {lo, hi};}" : "=r"(b) : "f"(f[t]), "f"(-6.5f));
+  unsigned r;
+  asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a[2 * t]), "r"(b), "r"(a[2 * t + 1]));
+  o[t] = r;
 }
 extern "C" __global__ void slowpaths(const float* f, float* fo) {
   const int t = threadIdx.x;
@@ -438,6 +452,69 @@ TEST_P(SassDifferentialFix, SixtyFourBitIntegerImmediateIsTheHighWord) {
       EXPECT_EQ(o[t], std::ldexp(7.0, 60)) << "thread " << t;
       EXPECT_EQ(of[t], std::ldexp(static_cast<float>(0x91a2b4 * 32), 32)) << "thread " << t;
     }
+  }
+}
+
+// "LOP3.LUT P0, RZ, R9, R3, RZ, 0xc0, P0": the trailing predicate of LOP3 is ORed into Pd, which is
+// how ptxas tests a 64-bit (x & m) != 0 one word at a time; the emulator dropped it, so a bit
+// found in the low words was lost (seed 200104: an unrolled loop's trip count (u3 * u3 >> s) & 7
+// read as 0). Expected: the host's (a >> s) & 7 != 0, with the set bits in the low word only, the
+// high word only, across the two, or none.
+TEST_P(SassDifferentialFix, SixtyFourBitBitTestOrsTheLowWordsPredicate) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  const std::pair<std::uint64_t, std::uint32_t> cases[8] = {
+      {0x5ull, 0},                   {0x80000000ull, 30},           {0x100000000ull, 31}, {0x0000000700000000ull, 32},
+      {0xfffffff8ull, 0},            {0xffffffa800000790ull, 9},    {0x8000000000000000ull, 61}, {0x4000000000000000ull, 63}};
+  std::vector<std::uint64_t> a(kThreads);
+  std::vector<std::uint32_t> sh(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    a[t] = cases[t % 8].first;
+    sh[t] = cases[t % 8].second + 64u * static_cast<std::uint32_t>(t / 8);  // the kernel masks the shift
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "bittest64", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addBuffer("s", bytesOf(sh));
+    e.addZeroedBuffer("o", kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(o[t], ((a[t] >> (sh[t] & 63u)) & 7u) != 0 ? 1u : 0u) << "thread " << t << std::hex << " a 0x" << a[t];
+  }
+}
+
+// "HFMA2 R7, R7, -R10.H0_NH1, R6" (sm_86+, from PTX that packs {f, -6.5} with two cvt.rn.f16.f32):
+// R10 = {high f, low 6.5}; the selector names the high half's source first, N negates, and the
+// operand's minus applies after it: high <- -(H0) = -6.5, low <- -(-H1) = f. The emulator read
+// ".H0_NH1" as no selector (seed 1000556, sm_86 ... sm_120 with sm_75's PTX). Expected, exact in
+// binary16: x = {hi 2.0, lo 1.0}, c = {hi 0.25, lo 0.5}: high 2 x -6.5 + 0.25 = -12.75 (0xca60),
+// low f + 0.5 for f = 3, -1, 0, 10 (0x4300, 0xb800, 0x3800, 0x4940).
+TEST_P(SassDifferentialFix, NegatedHalfPermutationSelector) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_differential_fixes", kFixes, GetParam());
+  const float fs[4] = {3.0f, -1.0f, 0.0f, 10.0f};
+  const std::uint32_t low[4] = {0x4300u, 0xb800u, 0x3800u, 0x4940u};
+  std::vector<std::uint32_t> a(2 * kThreads);
+  std::vector<float> f(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    a[2 * t] = 0x40003c00u;      // {2.0, 1.0}
+    a[2 * t + 1] = 0x34003800u;  // {0.25, 0.5}
+    f[t] = fs[t % 4];
+  }
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "negpair", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("a", bytesOf(a));
+    e.addBuffer("f", bytesOf(f));
+    e.addZeroedBuffer("o", kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(o[t], 0xca600000u | low[t % 4]) << "thread " << t << std::hex << " 0x" << o[t];
   }
 }
 
