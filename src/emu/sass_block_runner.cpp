@@ -123,6 +123,8 @@ void SassBlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, 
   buffer_ = buffer;
   std::fill(shared_.begin(), shared_.end(), std::byte{0});
   barriers_ = {};
+  mbarriers_.clear();
+  yield_ = false;
   budget_.startBlock();
   initWarps();
   if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
@@ -387,6 +389,10 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         emit(w, g->pc, exec, nullptr);
       }
       ++g->pc;
+      if (yield_) [[unlikely]] {
+        yield_ = false;
+        break;
+      }
       continue;
     }
     if (tracing) emit(w, g->pc, exec, nullptr);

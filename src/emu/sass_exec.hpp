@@ -299,5 +299,8 @@ void registerControlHandlers(SassHandlerTable& table);  // sass_exec_control.cpp
 void registerWarpHandlers(SassHandlerTable& table);     // sass_exec_warp.cpp
 void registerFloatHandlers(SassHandlerTable& table);    // sass_exec_float.cpp (FP, half, double,
                                                         // conversions, MUFU)
+void registerAsyncHandlers(SassHandlerTable& table);    // sass_exec_async.cpp (LDGSTS, mbarriers)
+// ATOMS.ARRIVE (mbarrier.arrive on sm_80-89), reached from the ATOMS decoder.
+void decodeAtomsArrive(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx);
 
 }  // namespace teg::emu

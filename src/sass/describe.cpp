@@ -157,6 +157,7 @@ constexpr std::array kOpcodeTable{
     OpcodeRow{"ERRBAR", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"CCTL", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"DEPBAR", InstrKind::Alu, InstructionClass::Branch},
+    OpcodeRow{"LDGDEPBAR", InstrKind::Alu, InstructionClass::Branch},  // cp.async.commit_group
     OpcodeRow{"NANOSLEEP", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"YIELD", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"NOP", InstrKind::Alu, InstructionClass::Branch},
@@ -340,6 +341,7 @@ void collectRegisters(const Instruction& in, trace::StaticInstruction& s) {
 // strong (volatile, .cv) loads go to the point of coherence and bypass it.
 trace::CachePolicy cachePolicyOf(const Instruction& in) {
   if (in.hasModifier("CONSTANT")) return trace::CachePolicy::CacheL1;
+  if (in.opcode == "LDGSTS" && in.hasModifier("BYPASS")) return trace::CachePolicy::BypassL1;  // cp.async.cg
   if (in.hasModifier("STRONG") && (in.hasModifier("GPU") || in.hasModifier("SYS"))) return trace::CachePolicy::BypassL1;
   return trace::CachePolicy::Default;
 }
@@ -356,7 +358,7 @@ trace::MemorySpace spaceOf(std::string_view space) {
 InstrKind memoryKindOf(const Instruction& in) {
   const std::string& op = in.opcode;
   if (startsWith(op, "ATOM") || startsWith(op, "RED")) return InstrKind::Atomic;
-  if (startsWith(op, "ST")) return InstrKind::Store;
+  if (startsWith(op, "ST") || op == "ARRIVES") return InstrKind::Store;  // an mbarrier arrive, as on the PTX path
   return InstrKind::Load;
 }
 

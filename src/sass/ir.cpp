@@ -29,7 +29,7 @@ struct MemoryOpcode {
 };
 
 // The opcodes that move data per thread, by space (names as nvdisasm prints them for sm_75 to
-// sm_120). LDSM/LDGSTS/UTMA* and the tensor-memory instructions move tiles, not a per-thread
+// sm_120). LDSM/UTMA* and the tensor-memory instructions move tiles, not a per-thread
 // vector, and are left out here.
 constexpr std::array kMemoryOpcodes{
     MemoryOpcode{"LDG", "global"},  MemoryOpcode{"STG", "global"},  MemoryOpcode{"ATOMG", "global"},
@@ -38,6 +38,9 @@ constexpr std::array kMemoryOpcodes{
     MemoryOpcode{"STL", "local"},   MemoryOpcode{"LDC", "constant"}, MemoryOpcode{"ULDC", "constant"},
     MemoryOpcode{"LDCU", "constant"}, MemoryOpcode{"LD", "generic"},  MemoryOpcode{"ST", "generic"},
     MemoryOpcode{"ATOM", "generic"}, MemoryOpcode{"TEX", "texture"}, MemoryOpcode{"TLD", "texture"},
+    // cp.async (sm_80+): a per-thread global read into shared memory, traced at its global
+    // address as the PTX path traces cp.async; its mbarrier arrive is an 8-byte shared access.
+    MemoryOpcode{"LDGSTS", "global"}, MemoryOpcode{"ARRIVES", "shared"},
 };
 
 const MemoryOpcode* findMemoryOpcode(const std::string& opcode) {
