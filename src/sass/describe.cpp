@@ -341,7 +341,9 @@ void collectRegisters(const Instruction& in, trace::StaticInstruction& s) {
 // strong (volatile, .cv) loads go to the point of coherence and bypass it.
 trace::CachePolicy cachePolicyOf(const Instruction& in) {
   if (in.hasModifier("CONSTANT")) return trace::CachePolicy::CacheL1;
-  if (in.opcode == "LDGSTS" && in.hasModifier("BYPASS")) return trace::CachePolicy::BypassL1;  // cp.async.cg
+  // cp.async.cg (LDGSTS.BYPASS, 16 bytes) bypasses L1, cp.async.ca caches there (the PTX path's
+  // reading of .cg/.ca).
+  if (in.opcode == "LDGSTS") return in.hasModifier("BYPASS") ? trace::CachePolicy::BypassL1 : trace::CachePolicy::CacheL1;
   if (in.hasModifier("STRONG") && (in.hasModifier("GPU") || in.hasModifier("SYS"))) return trace::CachePolicy::BypassL1;
   return trace::CachePolicy::Default;
 }
@@ -362,7 +364,58 @@ InstrKind memoryKindOf(const Instruction& in) {
   return InstrKind::Load;
 }
 
+// The scoreboard barrier `DEPBAR.LE SB0, 0x0` names ("SB0" -> 0), or -1.
+int depbarBarrier(const Instruction& in) {
+  for (const Operand& op : in.operands)
+    if (op.text.size() == 3 && op.text[0] == 'S' && op.text[1] == 'B' && op.text[2] >= '0' && op.text[2] <= '5')
+      return op.text[2] - '0';
+  return -1;
+}
+
 }  // namespace
+
+// cp.async as the PTX path times it (emu/instruction_table.cpp: every wait depends on the copies
+// before it). The control words alone do not say so: an LDGSTS sets no write barrier, the
+// LDGDEPBAR after it (commit_group) sets one that the hardware clears when the group's copies
+// land, and DEPBAR.LE SBk waits on it through its operand, not its wait mask. So each LDGSTS
+// sets the write barrier of the next LDGDEPBAR (or, in a kernel without one, a barrier no
+// control word uses), DEPBAR.LE SBk waits for barrier k, and an ARRIVES (the copies' mbarrier
+// arrive, which the hardware performs when they land) waits for the copies' barrier, so the
+// test_wait spin after it starts once they are done. Like the PTX path this waits for every
+// copy so far (DEPBAR.LE SBk, N > 0 would let N groups stay in flight).
+static void describeAsyncCopyWaits(const SectionLayout& layout, trace::KernelInfo& info) {
+  std::uint32_t used = 0;
+  bool anyCopy = false;
+  for (const trace::StaticInstruction& s : info.instructions) {
+    if (s.control.writeBarrier >= 0) used |= 1u << s.control.writeBarrier;
+    if (s.control.readBarrier >= 0) used |= 1u << s.control.readBarrier;
+    used |= s.control.waitMask;
+  }
+  for (std::uint32_t pc = 0; pc < info.instructions.size(); ++pc) anyCopy |= layout.at(pc).opcode == "LDGSTS";
+  if (!anyCopy) return;
+  int spare = -1;
+  for (int b = 5; b >= 0; --b)
+    if (!(used & (1u << b))) spare = b;
+  int copies = spare;  // the barrier the copies so far set
+  for (std::uint32_t pc = info.instructions.size(); pc-- > 0;) {
+    const Instruction& in = layout.at(pc);
+    trace::StaticInstruction& s = info.instructions[pc];
+    if (in.opcode == "LDGDEPBAR" && s.control.writeBarrier >= 0) copies = s.control.writeBarrier;
+    if (in.opcode == "LDGSTS" && copies >= 0 && s.control.writeBarrier < 0)
+      s.control.writeBarrier = static_cast<std::int8_t>(copies);
+  }
+  int last = -1;  // the barrier of the latest copy before this pc
+  for (std::uint32_t pc = 0; pc < info.instructions.size(); ++pc) {
+    const Instruction& in = layout.at(pc);
+    trace::StaticInstruction& s = info.instructions[pc];
+    if (in.opcode == "LDGSTS" && s.control.writeBarrier >= 0) last = s.control.writeBarrier;
+    if (in.opcode == "DEPBAR") {
+      const int k = depbarBarrier(in);
+      if (k >= 0) s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << k));
+    }
+    if (in.opcode == "ARRIVES" && last >= 0) s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << last));
+  }
+}
 
 std::optional<std::uint32_t> SectionLayout::entryPcOf(std::string_view functionName) const {
   for (std::size_t i = 0; i < functions.size(); ++i)
@@ -443,6 +496,7 @@ trace::KernelInfo describeKernel(const Module& module, const Function& entry) {
       info.instructions.push_back(std::move(s));
     }
   }
+  describeAsyncCopyWaits(layout, info);
   info.registersPerThread = entry.registers > 0 ? static_cast<std::uint32_t>(entry.registers) : 0;
   return info;
 }

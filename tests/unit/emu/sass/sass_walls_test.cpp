@@ -20,6 +20,7 @@
 
 #include "sass_support.hpp"
 #include "teg/emu/launch.hpp"
+#include "teg/sass/describe.hpp"
 
 namespace teg::emu::sasstest {
 namespace {
@@ -214,6 +215,52 @@ TEST_P(SassAsync, CpAsyncAndMbarrierPhasesGiveTheCopiesThePtxIsaDefines) {
   }
   for (std::uint32_t d : contents<std::uint32_t>(sass, "done")) EXPECT_EQ(d, 1u);
   for (const char* b : {"out", "out4", "done"}) EXPECT_EQ(firstDifference(sass.buffer(b), ptx.buffer(b)), -1) << b;
+}
+
+// The trace describes the copies as the PTX path does (emu/instruction_table.cpp): a global load
+// of the copy's bytes into shared memory (cp.async.cg / .BYPASS past L1), the mbarrier arrive an
+// 8-byte shared store; and the waits wait for them: each LDGSTS sets the barrier its LDGDEPBAR
+// sets, DEPBAR.LE SBk waits for barrier k, ARRIVES for the copies' barrier.
+TEST_P(SassAsync, TheTraceDescribesCopiesAsThePtxPathDoesAndTheWaitsWaitForThem) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_walls_async", kAsyncCopy, GetParam());
+  const sass::Function* f = nullptr;
+  for (const auto& fn : c.sass.functions)
+    if (fn.name.find("asyncCopy") != std::string::npos) f = &fn;
+  ASSERT_NE(f, nullptr);
+  const trace::KernelInfo sassInfo = sass::describeKernel(c.sass, *f);
+  const trace::KernelInfo ptxInfo = describeKernel(c.ptx, c.ptx.functions[0]);
+  std::vector<const trace::StaticInstruction*> ptxCopies, sassCopies;
+  for (const auto& s : ptxInfo.instructions)
+    if (s.text.rfind("cp.async.ca.", 0) == 0 || s.text.rfind("cp.async.cg.", 0) == 0) ptxCopies.push_back(&s);
+  int copyBarrier = -1, depbarWait = 0, arrivesWait = 0, arrives = 0;
+  for (const auto& s : sassInfo.instructions) {
+    if (s.text.rfind("LDGSTS", 0) == 0) {
+      sassCopies.push_back(&s);
+      EXPECT_GE(s.control.writeBarrier, 0) << s.text;
+      if (copyBarrier < 0) copyBarrier = s.control.writeBarrier;
+    }
+    if (s.text.rfind("DEPBAR.LE", 0) == 0) depbarWait |= s.control.waitMask;
+    if (s.text.rfind("ARRIVES", 0) == 0) {
+      ++arrives;
+      arrivesWait |= s.control.waitMask;
+      EXPECT_EQ(s.kind, trace::InstrKind::Store);
+      EXPECT_EQ(s.space, trace::MemorySpace::Shared);
+      EXPECT_EQ(s.accessBytes, 8);
+    }
+  }
+  ASSERT_EQ(sassCopies.size(), 5u);  // 2 before the commit, one per round (3, unrolled)
+  ASSERT_EQ(ptxCopies.size(), 5u);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(sassCopies[k]->kind, ptxCopies[k]->kind);
+    EXPECT_EQ(sassCopies[k]->space, ptxCopies[k]->space);
+    EXPECT_EQ(sassCopies[k]->accessBytes, ptxCopies[k]->accessBytes) << sassCopies[k]->text;
+    EXPECT_EQ(sassCopies[k]->cache, ptxCopies[k]->cache) << sassCopies[k]->text;
+  }
+  EXPECT_EQ(sassCopies[1]->cache, trace::CachePolicy::BypassL1);
+  EXPECT_TRUE(depbarWait & (1 << copyBarrier));
+  EXPECT_EQ(arrives, 3);
+  EXPECT_NE(arrivesWait, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, SassAsync, ::testing::Values("sm_80", "sm_86", "sm_89"),
