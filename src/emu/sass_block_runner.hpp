@@ -101,6 +101,15 @@ class SassBlockRunner {
     mbarriers_.push_back(offset);
   }
   [[nodiscard]] bool watchingMbarriers() const { return !mbarriers_.empty(); }
+  // Ends the running warp's slice after this instruction (an mbarrier wait that found its phase
+  // incomplete).
+  void yieldWarp() { yield_ = true; }
+  // sm_90+: the transaction count of the mbarrier at `offset` (pending bytes; zero at first).
+  std::int64_t& mbarrierTransactions(std::uint32_t offset) {
+    for (auto& [at, count] : transactions_)
+      if (at == offset) return count;
+    return transactions_.emplace_back(offset, 0).second;
+  }
   void yieldIfMbarrier(std::uint32_t offset) {
     for (std::uint32_t m : mbarriers_)
       if (m == (offset & ~7u)) yield_ = true;
@@ -137,6 +146,7 @@ class SassBlockRunner {
   std::array<std::uint64_t, kSassLanes> addresses_{};
   std::vector<std::uint32_t> mbarriers_;  // shared offsets of the block's mbarriers
   bool yield_ = false;                    // end the running warp's slice after this instruction
+  std::vector<std::pair<std::uint32_t, std::int64_t>> transactions_;  // sm_90+ mbarrier tx counts
 };
 
 }  // namespace teg::emu

@@ -16,6 +16,17 @@
 // arrival that completes the phase carries into bit 31 (the phase flips) and the count reloads to
 // 2^31 - n, n read back from the low word. (Layout read from nvdisasm 13 of cuda::barrier and
 // mbarrier PTX on sm_80/86; the tests run them against the PTX emulator.)
+//
+// sm_90+ reach the mbarrier only through SYNCS (EXCH.64 to initialise, ARRIVE.TRANS64 to arrive
+// and expect transaction bytes, PHASECHK.TRANS64 to test a phase), ARRIVES (.ARVCNT: arrive,
+// .TRANSCNT: complete one transaction unit) and UBLKCP (cp.async.bulk: copy, then complete its
+// bytes). ptxas initialises with low word (2^20 - n) << 1, high word (2^20 - n) << 11; the word
+// is kept in that form (high = phase << 31 | (2^20 - pending) << 11) and the transaction count,
+// which the hardware keeps where no kernel reads it, beside it in the block (SassBlockRunner).
+// A phase completes when no arrival and no transaction byte is pending (PTX ISA, mbarrier).
+#include <algorithm>
+#include <cctype>
+#include <bit>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -100,6 +111,124 @@ void atomsArrive(SassCtx& c) {
   });
 }
 
+// ---- sm_90+ ----
+
+struct Sm90State {
+  std::uint32_t expected, pending;
+  bool phase;
+};
+Sm90State readSm90(const std::byte* p) {
+  std::uint32_t w[2];
+  std::memcpy(w, p, 8);
+  // Counts are below 2^20 (PTX ISA), so a zero field is a zero count.
+  return {(0x100000u - ((w[0] >> 1) & 0xfffffu)) & 0xfffffu, (0x100000u - ((w[1] >> 11) & 0xfffffu)) & 0xfffffu,
+          (w[1] >> 31) != 0};
+}
+void writeSm90(std::byte* p, const Sm90State& s) {
+  const std::uint32_t w[2] = {((0x100000u - s.expected) & 0xfffffu) << 1,
+                              (std::uint32_t{s.phase} << 31) | (((0x100000u - s.pending) & 0xfffffu) << 11)};
+  std::memcpy(p, w, 8);
+}
+
+// `arrivals` arrive and the transaction count moves by `tx` on the mbarrier of lane l; returns the
+// 64-bit word before.
+std::uint64_t updateSm90(SassCtx& c, const Opnd& m, int l, std::uint32_t arrivals, std::int64_t tx) {
+  std::byte* p = mbarrierAt(c, m, l, true);
+  std::uint64_t old;
+  std::memcpy(&old, p, 8);
+  Sm90State s = readSm90(p);
+  const std::uint32_t offset = static_cast<std::uint32_t>(sassLaneAddress(c, m, l, false, false));
+  if (arrivals > s.pending)
+    c.fail(l, fmt::format("mbarrier arrive of {} on a phase with {} pending arrivals of {} (PTX ISA: undefined "
+                          "behaviour)", arrivals, s.pending, s.expected));
+  s.pending -= arrivals;
+  std::int64_t& count = c.block.mbarrierTransactions(offset);
+  count += tx;  // pending transaction bytes: tx > 0 expects them, tx < 0 completes them
+  if (s.pending == 0 && count == 0) {
+    s.phase = !s.phase;
+    s.pending = s.expected;
+  }
+  writeSm90(p, s);
+  return old;
+}
+
+// SYNCS.EXCH.64 URd, [bar], URs: stores the 64-bit URs:URs+1 (mbarrier.init's word), returns the
+// old one; the transaction count starts at zero.
+void syncsExch(SassCtx& c) {
+  const SassInstr& in = c.in;
+  forEachSassLane(c.exec, [&](int l) {
+    std::byte* p = mbarrierAt(c, in.op[1], l, true);
+    std::uint64_t old;
+    std::memcpy(&old, p, 8);
+    const std::uint64_t v = c.src64(in.op[2], l);
+    std::memcpy(p, &v, 8);
+    c.block.mbarrierTransactions(static_cast<std::uint32_t>(sassLaneAddress(c, in.op[1], l, false, false))) = 0;
+    if (in.op[0].kind == OpndKind::UReg) c.uwrite64(in.op[0], old);
+    else if (in.op[0].kind == OpndKind::Reg) c.write64(in.op[0], l, old);
+  });
+}
+
+// SYNCS.ARRIVE.TRANS64[.RED][.AaTt] Rd, [bar], Rtx: each thread arrives a times (1 by default) and
+// expects t transaction bytes (the register when t is R, the default); Rd:Rd+1 gets the word
+// before (not with .RED). aux = arrivals, aux2 = 0xffffffff for "from the register", else t.
+void syncsArrive(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const SassSrc reg = c.src(in.op[2]);
+  forEachSassLane(c.exec, [&](int l) {
+    const std::int64_t tx = in.aux2 == 0xffffffffu ? static_cast<std::int64_t>(reg[l]) : in.aux2;
+    const std::uint64_t old = updateSm90(c, in.op[1], l, in.aux, tx);
+    if (in.op[0].kind == OpndKind::Reg) c.write64(in.op[0], l, old);
+  });
+}
+
+// SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [bar], R: whether the phase R names (its bit 31: a parity
+// shifted there, or the high word of an arrive's state) has completed, i.e. the current phase bit
+// differs. A thread that finds it incomplete spins: let the other warps run.
+void syncsPhasechk(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const SassSrc r = c.src(in.op[2]);
+  std::uint32_t done = 0;
+  forEachSassLane(c.exec, [&](int l) {
+    const std::byte* p = mbarrierAt(c, in.op[1], l, false);
+    std::uint32_t hi;
+    std::memcpy(&hi, p + 4, 4);
+    if ((hi ^ r[l]) & 0x80000000u) done |= 1u << l;
+  });
+  c.setPred(in.op[0], done);
+  if ((done & c.exec) != c.exec) c.block.yieldWarp();
+}
+
+// ARRIVES.LDGSTSBAR.64.ARVCNT [bar]: an arrival per thread once its copies are done (now);
+// .TRANSCNT: one transaction unit completed instead (the cp.async.mbarrier.arrive without .noinc,
+// whose expected unit SYNCS.ARRIVE.TRANS64.RED.A0T1 added).
+void arrivesSm90(SassCtx& c) {
+  const bool arrival = c.in.aux == 1;
+  forEachSassLane(c.exec, [&](int l) { updateSm90(c, c.in.op[0], l, arrival ? 1 : 0, arrival ? 0 : -1); });
+}
+
+// UBLKCP.S.G [URd], [URs], URn (cp.async.bulk global -> shared, once per warp): copies 16 URn
+// bytes from URs:URs+1 to the shared offset URd and completes them on the mbarrier at URd+1.
+void ublkcp(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const int l = std::countr_zero(c.exec);
+  const std::uint32_t dst = c.w.ur[in.op[0].uniformRow] + static_cast<std::uint32_t>(in.op[0].imm64);
+  const std::uint32_t bar = c.w.ur[in.op[0].uniformRow + 1];
+  const std::uint64_t src = (c.w.ur[in.op[1].uniformRow] | (std::uint64_t{c.w.ur[in.op[1].uniformRow + 1]} << 32)) +
+                            static_cast<std::uint64_t>(in.op[1].imm64);
+  const std::uint32_t bytes = c.src(in.op[2])[l] * 16u;
+  if (bytes == 0 || dst % 16 || src % 16)
+    c.fail(l, fmt::format("cp.async.bulk of {} bytes 0x{:x} <- 0x{:x}: size and addresses must be multiples of 16", bytes,
+                          dst, src));
+  if (c.addresses) c.addresses[l] = src;
+  std::memcpy(c.block.resolve(c.w, l, in, Space::Shared, dst, bytes, true),
+              c.block.resolve(c.w, l, in, Space::Global, src, bytes, false), bytes);
+  Opnd m{};
+  m.kind = OpndKind::Mem;
+  m.row = kSassZeroRow;
+  m.imm64 = bar;
+  updateSm90(c, m, l, 0, -static_cast<std::int64_t>(bytes));
+}
+
 void nothing(SassCtx&) {}
 
 bool usesUniformPair(const sass::Instruction& ir) {
@@ -134,12 +263,63 @@ void decodeLdgsts(SassInstr& in, const sass::Instruction& ir, const SassDecodeCo
 }
 
 void decodeArrives(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
-  // .TRANSCNT / .ARVCNT (sm_90's forms, on its own mbarrier layout) are not modelled yet.
-  refuseOthers(ir, ctx, {"LDGSTSBAR", "64"});
-  if (ctx.smVersion >= 90) sassDecodeError(ir, ctx, "the sm_90+ mbarrier is not modelled yet:");
+  refuseOthers(ir, ctx, {"LDGSTSBAR", "64", "ARVCNT", "TRANSCNT"});
   if (in.nops != 1 || in.op[0].kind != OpndKind::Mem) sassDecodeError(ir, ctx, "unexpected operands of");
   in.memory = true;
   in.fn = &arrives;
+  if (ctx.smVersion >= 90) {
+    if (ir.hasModifier("ARVCNT") == ir.hasModifier("TRANSCNT")) sassDecodeError(ir, ctx, "unexpected form of");
+    in.aux = ir.hasModifier("ARVCNT") ? 1 : 0;
+    in.fn = &arrivesSm90;
+  } else if (ir.hasModifier("ARVCNT") || ir.hasModifier("TRANSCNT")) {
+    sassDecodeError(ir, ctx, "unexpected form of");
+  }
+}
+
+void decodeSyncs(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (ctx.smVersion < 90 || in.nops != 3 || in.op[1].kind != OpndKind::Mem) sassDecodeError(ir, ctx, "unexpected operands of");
+  in.memory = true;
+  if (ir.hasModifier("EXCH")) {
+    refuseOthers(ir, ctx, {"EXCH", "64"});
+    sassDestination(in.op[0]);
+    in.fn = &syncsExch;
+    return;
+  }
+  if (ir.hasModifier("PHASECHK")) {
+    refuseOthers(ir, ctx, {"PHASECHK", "TRANS64", "TRYWAIT"});
+    if (in.op[0].kind != OpndKind::Pred) sassDecodeError(ir, ctx, "unexpected operands of");
+    sassDestination(in.op[0]);
+    in.fn = &syncsPhasechk;
+    return;
+  }
+  if (!ir.hasModifier("ARRIVE") || !ir.hasModifier("TRANS64")) sassDecodeError(ir, ctx, "unsupported form of");
+  in.aux = 1;
+  in.aux2 = 0xffffffffu;
+  for (const std::string& m : ir.modifiers) {
+    if (m == "ARRIVE" || m == "TRANS64" || m == "RED") continue;
+    if (m.size() == 4 && m[0] == 'A' && m[2] == 'T' && std::isdigit(static_cast<unsigned char>(m[1]))) {
+      in.aux = static_cast<std::uint32_t>(m[1] - '0');
+      if (std::isdigit(static_cast<unsigned char>(m[3]))) in.aux2 = static_cast<std::uint32_t>(m[3] - '0');
+      else if (m[3] != 'R') sassDecodeError(ir, ctx, "unsupported form of");
+      continue;
+    }
+    sassDecodeError(ir, ctx, fmt::format("unsupported modifier .{} of", m).c_str());
+  }
+  sassDestination(in.op[0]);
+  in.fn = &syncsArrive;
+}
+
+void decodeUblkcp(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  // Only the global -> shared copy completing on an mbarrier (.S.G); the reducing and prefetch
+  // forms (UBLKRED, UBLKPF) and shared -> global stay unmodelled.
+  refuseOthers(ir, ctx, {"S", "G"});
+  if (!ir.hasModifier("S") || !ir.hasModifier("G") || in.nops != 3 || in.op[0].kind != OpndKind::Mem ||
+      in.op[1].kind != OpndKind::Mem || in.op[0].row != kSassZeroRow || in.op[1].row != kSassZeroRow ||
+      in.op[0].uniformRow >= kSassZeroRow || in.op[1].uniformRow >= kSassZeroRow)
+    sassDecodeError(ir, ctx, "unexpected operands of");
+  in.memory = true;
+  in.uniformOnce = true;
+  in.fn = &ublkcp;
 }
 
 void decodeLdgdepbar(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -151,7 +331,7 @@ void decodeLdgdepbar(SassInstr& in, const sass::Instruction& ir, const SassDecod
 
 void decodeAtomsArrive(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   refuseOthers(ir, ctx, {"ARRIVE", "64"});
-  if (ctx.smVersion >= 90) sassDecodeError(ir, ctx, "the sm_90+ mbarrier is not modelled yet:");
+  if (ctx.smVersion >= 90) sassDecodeError(ir, ctx, "an sm_80-89 mbarrier arrive on sm_90+:");
   if (in.nops != 2 || in.op[0].kind != OpndKind::Reg || in.op[1].kind != OpndKind::Mem)
     sassDecodeError(ir, ctx, "unexpected operands of");
   sassDestination(in.op[0]);
@@ -163,6 +343,8 @@ void registerAsyncHandlers(SassHandlerTable& t) {
   t.add("LDGSTS", &decodeLdgsts);
   t.add("LDGDEPBAR", &decodeLdgdepbar);
   t.add("ARRIVES", &decodeArrives);
+  t.add("SYNCS", &decodeSyncs);
+  t.add("UBLKCP", &decodeUblkcp);
 }
 
 }  // namespace teg::emu

@@ -352,9 +352,9 @@ void registerMemoryHandlers(SassHandlerTable& t) {
   for (const char* op : {"LDG", "LDS", "LDL", "LD"}) t.add(op, &decodeLoad);
   for (const char* op : {"STG", "STS", "STL", "ST"}) t.add(op, &decodeStore);
   for (const char* op : {"ATOMG", "ATOM", "ATOMS", "RED", "REDG"}) t.add(op, &decodeAtomic);
-  for (const char* op : {"LDSM", "STSM", "UTMALDG", "UTMASTG", "UTMAPF", "UBLKCP", "UBLKRED",
+  for (const char* op : {"LDSM", "STSM", "UTMALDG", "UTMASTG", "UTMAPF", "UBLKRED",
                          "UBLKPF", "HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "UTCHMMA", "UTCQMMA",
-                         "UTCIMMA", "UTCBAR", "SYNCS", "LDTM", "STTM", "TEX", "TLD", "TLD4", "TXQ", "SUST", "SULD",
+                         "UTCIMMA", "UTCBAR", "LDTM", "STTM", "TEX", "TLD", "TLD4", "TXQ", "SUST", "SULD",
                          "SUATOM", "SURED"})
     t.add(op, &decodeUnsupportedMemory);
 }

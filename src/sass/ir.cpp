@@ -41,6 +41,9 @@ constexpr std::array kMemoryOpcodes{
     // cp.async (sm_80+): a per-thread global read into shared memory, traced at its global
     // address as the PTX path traces cp.async; its mbarrier arrive is an 8-byte shared access.
     MemoryOpcode{"LDGSTS", "global"}, MemoryOpcode{"ARRIVES", "shared"},
+    // sm_90+: the mbarrier operations (8-byte shared accesses) and cp.async.bulk (traced, as the
+    // PTX path traces it, as a 16-byte global read by the lane that issues it).
+    MemoryOpcode{"SYNCS", "shared"}, MemoryOpcode{"UBLKCP", "global"},
 };
 
 const MemoryOpcode* findMemoryOpcode(const std::string& opcode) {
@@ -58,6 +61,8 @@ std::optional<std::string> memorySpace(const Instruction& instruction) {
 
 std::optional<int> accessBytes(const Instruction& instruction) {
   if (!findMemoryOpcode(instruction.opcode)) return std::nullopt;
+  if (instruction.opcode == "SYNCS") return 8;
+  if (instruction.opcode == "UBLKCP") return 16;
   // The width modifier names bits (".64", ".128") or a sub-word type (".U8", ".S16"); no
   // modifier is one 32-bit word.
   for (const auto& m : instruction.modifiers) {

@@ -263,7 +263,50 @@ TEST_P(SassAsync, TheTraceDescribesCopiesAsThePtxPathDoesAndTheWaitsWaitForThem)
   EXPECT_NE(arrivesWait, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Archs, SassAsync, ::testing::Values("sm_80", "sm_86", "sm_89"),
+// cp.async.bulk completing transaction bytes on an mbarrier (sm_90+: mbarrier.arrive.expect_tx,
+// UBLKCP, SYNCS.PHASECHK.TRANS64.TRYWAIT): 1 KiB copied by one thread, read by all after the wait.
+const char* const kBulkCopy = R"(
+__global__ void bulk(const float4* in, float4* out) {
+  __shared__ __align__(16) float4 s[64];
+  __shared__ __align__(8) unsigned long long bar;
+  unsigned sb = (unsigned)__cvta_generic_to_shared(&bar), ss = (unsigned)__cvta_generic_to_shared(s);
+  if (threadIdx.x == 0) asm volatile("mbarrier.init.shared.b64 [%0], 1;" :: "r"(sb));
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], 1024;" :: "r"(sb));
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 1024, [%2];"
+                 :: "r"(ss), "l"(in), "r"(sb) : "memory");
+  }
+  unsigned ok = 0;
+  while (!ok)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(ok) : "r"(sb) : "memory");
+  out[threadIdx.x] = s[threadIdx.x];
+}
+)";
+
+class SassBulk : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SassBulk, ABulkCopyCompletesItsBytesOnTheMbarrier) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_walls_bulk", kBulkCopy, GetParam());
+  LaunchDescription l;
+  l.kernel = "bulk";
+  l.grid = {2, 1, 1};
+  l.block = {64, 1, 1};
+  l.args = {buffer("in", ScalarType::F32, 256, RandomInit{3, -2, 2}), buffer("out", ScalarType::F32, 256)};
+  Emulator sass(c.ptx, l), ptx(c.ptx, l);
+  sass.selectSass(c.sass, c.smVersion, c.cubin);
+  sass.run();
+  ptx.run();
+  EXPECT_EQ(firstDifference(sass.buffer("out"), sass.buffer("in")), -1);
+  EXPECT_EQ(firstDifference(sass.buffer("out"), ptx.buffer("out")), -1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, SassBulk, ::testing::Values("sm_90", "sm_100", "sm_120"),
+                         [](const auto& info) { return std::string(info.param); });
+
+INSTANTIATE_TEST_SUITE_P(Archs, SassAsync, ::testing::Values("sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),
                          [](const auto& info) { return std::string(info.param); });
 
 INSTANTIATE_TEST_SUITE_P(Archs, SassWalls, ::testing::ValuesIn(kArchs),
