@@ -86,21 +86,6 @@ bool usesReservedSharedMemory(const ptx::Module& module, const ptx::Function& ke
   });
 }
 
-// A module-scope __device__ variable (.global): the SASS reads its address from constant bank 4,
-// which the driver fills from the cubin's relocations (nvdisasm: ".nv.constant4: .dword
-// retirementCount") and the SASS emulator does not, so the access would go to address 0.
-// nvcc's string literals ($str, $str$1: printf formats, assert messages) are .global too, but an
-// assert's are read only when it fails, and printf already takes the PTX.
-bool usesDeviceVariables(const ptx::Module& module, const ptx::Function& kernel) {
-  return reachesOperand(module, kernel, [&](const ptx::Operand& op) {
-    const bool symbolic = op.kind == ptx::OperandKind::Symbol ||
-                          (op.kind == ptx::OperandKind::Address && op.addressBase() == ptx::AddressBase::Symbol);
-    if (!symbolic || op.symbolKind() != ptx::SymbolKind::Global || op.index >= module.globals.size()) return false;
-    const ptx::Variable& v = module.globals[op.index];
-    return v.space == ptx::StateSpace::Global && !v.name.starts_with("$str");
-  });
-}
-
 }  // namespace
 
 IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source) {
@@ -129,25 +114,30 @@ IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSourc
       else if (usesReservedSharedMemory(source.module, entry))
         facts.sassEmulatorGap = "the kernel uses the block's reserved shared memory (a cooperative-groups tile wider "
                                 "than a warp), which the SASS emulator does not lay out (the PTX emulator does)";
-      else if (usesDeviceVariables(source.module, entry))
-        facts.sassEmulatorGap = "the kernel uses __device__ variables, whose addresses its SASS reads from constant "
-                                "bank 4, which the SASS emulator does not fill (the PTX emulator runs them)";
       else if (!unsupported.empty())
         facts.sassEmulatorGap = fmt::format("the SASS emulator does not run {}{}", unsupported.front(),
                                             unsupported.size() > 1 ? fmt::format(" (and {} more)", unsupported.size() - 1) : "");
-      else
+      else {
         plan.sass = std::move(module);
+        plan.cubin = std::make_shared<const std::string>(source.cubin);
+      }
     } catch (const Error& e) {
       facts.sassEmulatorGap = fmt::format("its SASS could not be read: {}", e.what());
     }
   }
   plan.choice = chooseIsa(request, facts);
-  if (plan.choice.isa != trace::Isa::Sass) plan.sass.reset();
+  if (plan.choice.isa != trace::Isa::Sass) {
+    plan.sass.reset();
+    plan.cubin.reset();
+  }
   return plan;
 }
 
 void applyIsaPlan(const IsaPlan& plan, emu::Emulator& emulator) {
-  if (plan.choice.isa == trace::Isa::Sass && plan.sass) emulator.selectSass(*plan.sass, plan.smVersion);
+  // Without the cubin, bank 2 would read zeros: spmv_csr's unrolled loop then read 8 bytes before
+  // colIdx (its base offset c[0x2][0x0] = 8 came out 0).
+  if (plan.choice.isa == trace::Isa::Sass && plan.sass)
+    emulator.selectSass(*plan.sass, plan.smVersion, plan.cubin ? std::string_view(*plan.cubin) : std::string_view());
 }
 
 IsaRequest parseIsaRequest(std::string_view text) {

@@ -51,6 +51,9 @@ struct Emulator::Impl {
   std::unique_ptr<SassProgram> sass;
   trace::KernelInfo sassInfo;
   std::vector<std::byte> compilerConstants;  // the cubin's .nv.constant2.<kernel>: bank 2
+  // Bank 4: the cubin's .nv.constant4 with the addresses of the module's __device__ variables
+  // written in where its relocations say (the driver's job when it loads the module).
+  std::vector<std::byte> driverConstants;
 
   const ptx::Function& kernelFunction() const { return module->functions[kernelIndex]; }
 
@@ -120,6 +123,7 @@ struct Emulator::Impl {
     put(0, L.stackPointer, &stack, 4);
     if (!params.empty()) put(0, L.params, params.data(), params.size());
     if (!compilerConstants.empty()) put(2, 0, compilerConstants.data(), compilerConstants.size());
+    if (!driverConstants.empty()) put(4, 0, driverConstants.data(), driverConstants.size());
     const std::vector<std::byte>& constants = program.layout.constBank;
     if (!constants.empty()) put(3, 0, constants.data(), constants.size());
     std::vector<const std::uint32_t*> out;
@@ -451,6 +455,37 @@ std::vector<std::string> Emulator::bufferNames() const {
   return names;
 }
 
+namespace {
+
+// The cubin's constant bank 4 as the driver fills it: each R_CUDA_64 relocation of .nv.constant4
+// gets the address the emulator gave the __device__ variable it names (plus the addend, REL's
+// being the 64-bit value already there). Each global variable has its own allocation
+// (GlobalMemory), so the SASS's `atomicInc(&counter, ...)` reaches the PTX path's bytes.
+std::vector<std::byte> relocatedDeviceAddresses(std::string_view cubin, const GlobalMemory& global,
+                                                const std::string& kernel) {
+  std::vector<std::byte> bank = sass::cubinSection(cubin, ".nv.constant4");
+  if (bank.size() > kSassBankBytes)
+    throw Error(fmt::format("SASS of '{}': its constant bank 4 has {} bytes, more than 64 KiB", kernel, bank.size()));
+  for (const sass::CubinRelocation& r : sass::cubinRelocations(cubin, ".nv.constant4")) {
+    // Functions the SASS calls through the bank (CALL.ABS of vprintf, __assertfail) have no
+    // allocation: their slots stay as they are (the SASS emulator does not make those calls; a
+    // kernel that does stops there with an error naming the instruction).
+    const Allocation* a = global.byName(r.symbol);
+    if (!a) continue;
+    constexpr std::uint32_t kRCuda64 = 2;
+    if (r.type != kRCuda64 || r.offset > bank.size() || bank.size() - r.offset < 8)
+      throw Error(fmt::format("SASS of '{}': relocation type {} at .nv.constant4+0x{:x} ({}) is not modelled", kernel,
+                              r.type, r.offset, r.symbol));
+    std::int64_t addend = r.addend;
+    if (!r.explicitAddend) std::memcpy(&addend, bank.data() + r.offset, 8);
+    const std::uint64_t address = a->userBase() + static_cast<std::uint64_t>(addend);
+    std::memcpy(bank.data() + r.offset, &address, 8);
+  }
+  return bank;
+}
+
+}  // namespace
+
 void Emulator::selectSass(const sass::Module& sassModule, int smVersion, std::string_view cubin) {
   Impl& im = *impl_;
   const std::string& name = im.kernelFunction().name;
@@ -459,6 +494,8 @@ void Emulator::selectSass(const sass::Module& sassModule, int smVersion, std::st
   if (im.compilerConstants.size() > kSassBankBytes)
     throw Error(fmt::format("SASS of '{}': its constant bank 2 has {} bytes, more than 64 KiB", name,
                             im.compilerConstants.size()));
+  im.driverConstants.clear();
+  if (!cubin.empty()) im.driverConstants = relocatedDeviceAddresses(cubin, im.global, name);
   auto program = std::make_unique<SassProgram>(buildSassProgram(sassModule, name, smVersion));
   const sass::Function* entry = sassModule.findFunction(name);
   trace::KernelInfo info = sass::describeKernel(sassModule, *entry);

@@ -124,6 +124,9 @@ void SassBlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, 
   buffer_ = buffer;
   std::fill(shared_.begin(), shared_.end(), std::byte{0});
   barriers_ = {};
+  mbarriers_.clear();
+  transactions_.clear();
+  yield_ = false;
   budget_.startBlock();
   initWarps();
   if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
@@ -391,6 +394,10 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
         emit(w, g->pc, exec, nullptr);
       }
       ++g->pc;
+      if (yield_) [[unlikely]] {
+        yield_ = false;
+        break;
+      }
       continue;
     }
     if (tracing) emit(w, g->pc, exec, nullptr);
@@ -408,6 +415,7 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
             taken &= o.lnot ? ~v : v;
           }
         }
+        if (in.control == SassControl::Bra && (in.mods & kModBraAny) && taken != 0) taken = g->mask;
         if (in.control == SassControl::BraDiv) {
           // BRA.DIV URx / BRA.CONV URx: whether every live lane of the mask URx (all lanes when
           // none is named) is in this group. DIV branches to the divergent slow path when not;

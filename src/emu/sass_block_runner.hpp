@@ -92,6 +92,29 @@ class SassBlockRunner {
   [[nodiscard]] std::byte* sharedData() { return shared_.data(); }
   [[nodiscard]] std::uint64_t sharedSize() const { return shared_.size(); }
   [[nodiscard]] std::uint32_t localBytesPerThread() const { return localStride_; }
+  // mbarriers (sm_80-89: 8-byte words of shared memory the kernel's code also reads): the
+  // arrive handlers record each one's offset; a load of such a word (a test_wait's LDS) ends the
+  // warp's slice after that instruction, so a warp spinning on a phase lets the others arrive
+  // instead of spending its slice (and the trace) on the loop, as the PTX path's test_wait does.
+  void noteMbarrier(std::uint32_t offset) {
+    for (std::uint32_t m : mbarriers_)
+      if (m == offset) return;
+    mbarriers_.push_back(offset);
+  }
+  [[nodiscard]] bool watchingMbarriers() const { return !mbarriers_.empty(); }
+  // Ends the running warp's slice after this instruction (an mbarrier wait that found its phase
+  // incomplete).
+  void yieldWarp() { yield_ = true; }
+  // sm_90+: the transaction count of the mbarrier at `offset` (pending bytes; zero at first).
+  std::int64_t& mbarrierTransactions(std::uint32_t offset) {
+    for (auto& [at, count] : transactions_)
+      if (at == offset) return count;
+    return transactions_.emplace_back(offset, 0).second;
+  }
+  void yieldIfMbarrier(std::uint32_t offset) {
+    for (std::uint32_t m : mbarriers_)
+      if (m == (offset & ~7u)) yield_ = true;
+  }
  private:
   void initWarps();
   void runWarp(std::size_t wi, std::uint32_t budget);
@@ -122,6 +145,9 @@ class SassBlockRunner {
   std::uint32_t zeroRows_ = 0;          // register rows cleared per block
   InstructionBudget budget_;
   std::array<std::uint64_t, kSassLanes> addresses_{};
+  std::vector<std::uint32_t> mbarriers_;  // shared offsets of the block's mbarriers
+  bool yield_ = false;                    // end the running warp's slice after this instruction
+  std::vector<std::pair<std::uint32_t, std::int64_t>> transactions_;  // sm_90+ mbarrier tx counts
 };
 
 }  // namespace teg::emu

@@ -103,6 +103,9 @@ using SassHandler = void (*)(SassCtx&);
 
 // Control-flow classes the block runner handles itself (the handler of such an instruction is
 // null; `control` says what to do).
+// BRA.U.ANY's `mods` bit (SassControl::Bra): the branch is taken by the whole group.
+inline constexpr std::uint32_t kModBraAny = 2;
+
 enum class SassControl : std::uint8_t {
   None, Bra, BraDiv, Brx, Jmx, Exit, Kill, Call, Ret, Bssy, Bsync, Break, Bmov, WarpSync,
   WarpSyncCollective, BarSync, BarArrive, BarRed, Nop,
@@ -299,5 +302,8 @@ void registerControlHandlers(SassHandlerTable& table);  // sass_exec_control.cpp
 void registerWarpHandlers(SassHandlerTable& table);     // sass_exec_warp.cpp
 void registerFloatHandlers(SassHandlerTable& table);    // sass_exec_float.cpp (FP, half, double,
                                                         // conversions, MUFU)
+void registerAsyncHandlers(SassHandlerTable& table);    // sass_exec_async.cpp (LDGSTS, mbarriers)
+// ATOMS.ARRIVE (mbarrier.arrive on sm_80-89), reached from the ATOMS decoder.
+void decodeAtomsArrive(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx);
 
 }  // namespace teg::emu

@@ -24,6 +24,8 @@ void decodeBra(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   for (std::uint8_t k = 0; k < in.nops; ++k) label = label || in.op[k].kind == OpndKind::Label;
   if (!label) sassDecodeError(ir, ctx, "a branch without a target label:");
   in.control = SassControl::Bra;
+  // BRA.U.ANY (sm_90's elect loops): taken by the whole group when its guard holds in any lane.
+  if (ir.hasModifier("ANY")) in.mods = kModBraAny;
   if (ir.hasModifier("DIV") || ir.hasModifier("CONV")) {
     in.control = SassControl::BraDiv;
     in.mods = ir.hasModifier("CONV") ? 1u : 0u;  // CONV: taken when converged; DIV: when not

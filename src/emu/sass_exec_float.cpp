@@ -135,14 +135,38 @@ void fArith(SassCtx& c) {
   });
 }
 
+// FMUL.D2 / .D4 / .M2 / .M4 / .M8: the product scaled by a power of two (ptxas folds
+// `(a * b) * 0.5f` into FMUL.D2 a, b at the default -O3, without fast math, so the result is the
+// PTX's: the rounded product, then the rounded scaling, which differs from one rounding only
+// where the product or the result is subnormal or overflows). aux = the scale's binary32 bits.
+void fmulScaled(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const bool ftz = in.mods & kFtz, sat = in.mods & kSat;
+  const Round r = roundOf(in.mods);
+  const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
+  auto d = dstOf(c, in.op[0]);
+  forEachSassLane(c.exec, [&](int l) {
+    const std::uint32_t p = fmul(f32Operand(c, in.op[1], a, l), f32Operand(c, in.op[2], b, l), r, ftz, false);
+    d[l] = fmul(p, in.aux, r, ftz, sat);
+  });
+}
+
 template <int Op>
 void decodeFArith(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   requireOps(in, ir, ctx, Op == 2 ? 4 : 3);
-  refuse(ir, ctx, {"D2", "D4", "M2", "M4", "M8", "FMZ", "DMZ"});
+  refuse(ir, ctx, {"FMZ", "DMZ"});
   floatImmediates(in, ir, false);
   sassDestination(in.op[0]);
   in.mods = commonMods(ir);
   in.fn = &fArith<Op>;
+  static constexpr std::pair<const char*, float> kScales[] = {{"D2", 0.5f}, {"D4", 0.25f}, {"M2", 2.0f}, {"M4", 4.0f},
+                                                              {"M8", 8.0f}};
+  for (const auto& [name, scale] : kScales) {
+    if (!ir.hasModifier(name)) continue;
+    if (Op != 1) sassDecodeError(ir, ctx, std::string("unsupported modifier .") + name + " of");
+    in.aux = std::bit_cast<std::uint32_t>(scale);
+    in.fn = &fmulScaled;
+  }
 }
 
 void fmnmx(SassCtx& c) {

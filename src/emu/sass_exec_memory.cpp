@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "sass_address.hpp"
 #include "sass_block_runner.hpp"
 #include "sass_exec.hpp"
 
@@ -25,20 +26,7 @@ constexpr std::uint32_t kModSigned = 1, kModUr64 = 2;
 
 // aux: bytes per lane (1, 2, 4, 8, 16); aux2: the space; mods: sign extension, UR pair.
 inline std::uint64_t laneAddress(const SassCtx& c, const Opnd& m, int l, bool wide, bool ur64) {
-  std::uint64_t a = 0;
-  if (m.row != kSassZeroRow) {
-    a = m.base64 ? (c.w.r[m.row][l] | (std::uint64_t{c.w.r[m.row + 1][l]} << 32)) : c.w.r[m.row][l];
-    a *= m.imm;  // .X4 scale (1 when none)
-  }
-  if (m.uniformRow != kSassZeroRow) {
-    // A global / generic address is 64 bits: a uniform register there is a pair ([R2.64+UR4]
-    // with UR4:UR5 the base, as Turing's histogram shows); shared and local offsets are 32 bits.
-    const bool pair = ur64 || wide;
-    a += pair ? (c.w.ur[m.uniformRow] | (std::uint64_t{c.w.ur[m.uniformRow + 1]} << 32)) : c.w.ur[m.uniformRow];
-  }
-  a += static_cast<std::uint64_t>(m.imm64);
-  if (!wide) a &= 0xffffffffull;  // shared and local addresses are 32-bit offsets
-  return a;
+  return sassLaneAddress(c, m, l, wide, ur64);
 }
 
 Space spaceOf(std::uint32_t v) { return static_cast<Space>(v); }
@@ -126,6 +114,9 @@ void loadShared(SassCtx& c) {
                              : c.block.resolve(c.w, l, in, Space::Shared, at, Bytes, false);
     for (std::uint32_t k = 0; k < Bytes / 4; ++k) std::memcpy(&c.w.r[d.row + k][l], p + 4 * k, 4);
   });
+  // A test_wait of an mbarrier on sm_80-89 is this LDS of its word: let the other warps run.
+  if (c.block.watchingMbarriers()) [[unlikely]]
+    c.block.yieldIfMbarrier(base[std::countr_zero(c.exec)] * scale + add);
 }
 
 void store(SassCtx& c) {
@@ -318,6 +309,7 @@ void decodeStore(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
 }
 
 void decodeAtomic(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (ir.opcode == "ATOMS" && ir.hasModifier("ARRIVE")) return decodeAtomsArrive(in, ir, ctx);  // mbarrier.arrive
   const int mi = memoryOperand(in);
   if (mi < 0) sassDecodeError(ir, ctx, "no memory operand in");
   static const std::pair<const char*, AtomOp> kOps[] = {
@@ -360,9 +352,9 @@ void registerMemoryHandlers(SassHandlerTable& t) {
   for (const char* op : {"LDG", "LDS", "LDL", "LD"}) t.add(op, &decodeLoad);
   for (const char* op : {"STG", "STS", "STL", "ST"}) t.add(op, &decodeStore);
   for (const char* op : {"ATOMG", "ATOM", "ATOMS", "RED", "REDG"}) t.add(op, &decodeAtomic);
-  for (const char* op : {"LDSM", "STSM", "LDGSTS", "LDGDEPBAR", "UTMALDG", "UTMASTG", "UTMAPF", "UBLKCP", "UBLKRED",
+  for (const char* op : {"LDSM", "STSM", "UTMALDG", "UTMASTG", "UTMAPF", "UBLKRED",
                          "UBLKPF", "HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "UTCHMMA", "UTCQMMA",
-                         "UTCIMMA", "UTCBAR", "SYNCS", "LDTM", "STTM", "TEX", "TLD", "TLD4", "TXQ", "SUST", "SULD",
+                         "UTCIMMA", "UTCBAR", "LDTM", "STTM", "TEX", "TLD", "TLD4", "TXQ", "SUST", "SULD",
                          "SUATOM", "SURED"})
     t.add(op, &decodeUnsupportedMemory);
 }

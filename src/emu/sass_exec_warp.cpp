@@ -166,7 +166,25 @@ void decodeRedux(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
 
 }  // namespace
 
+// ELECT Pd, URd, Pm (elect.sync, sm_90+): the lowest executing lane of the member mask Pm is the
+// leader: Pd is true in it and false in the other executing lanes; URd gets its lane id.
+void elect(SassCtx& c) {
+  const SassInstr& in = c.in;
+  const std::uint32_t members = c.exec & c.pred(in.op[2]);
+  const std::uint32_t leader = members & (0u - members);
+  c.setPred(in.op[0], leader);
+  if (in.op[1].kind == OpndKind::UReg && leader) c.uwrite(in.op[1], static_cast<std::uint32_t>(std::countr_zero(leader)));
+}
+void decodeElect(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (in.nops != 3 || in.op[0].kind != OpndKind::Pred || in.op[1].kind != OpndKind::UReg || in.op[2].kind != OpndKind::Pred)
+    sassDecodeError(ir, ctx, "unexpected operands of");
+  sassDestination(in.op[0]);
+  sassDestination(in.op[1]);
+  in.fn = &elect;
+}
+
 void registerWarpHandlers(SassHandlerTable& t) {
+  t.add("ELECT", &decodeElect);
   t.add("SHFL", &decodeShfl);
   t.add("VOTE", &decodeVote);
   t.add("VOTEU", &decodeVote);

@@ -253,6 +253,7 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
   registerControlHandlers(table);
   registerWarpHandlers(table);
   registerFloatHandlers(table);
+  registerAsyncHandlers(table);
   const SassDecodeContext ctx{smVersion};
 
   std::uint32_t frames = 0;

@@ -157,6 +157,7 @@ constexpr std::array kOpcodeTable{
     OpcodeRow{"ERRBAR", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"CCTL", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"DEPBAR", InstrKind::Alu, InstructionClass::Branch},
+    OpcodeRow{"LDGDEPBAR", InstrKind::Alu, InstructionClass::Branch},  // cp.async.commit_group
     OpcodeRow{"NANOSLEEP", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"YIELD", InstrKind::Alu, InstructionClass::Branch},
     OpcodeRow{"NOP", InstrKind::Alu, InstructionClass::Branch},
@@ -340,6 +341,10 @@ void collectRegisters(const Instruction& in, trace::StaticInstruction& s) {
 // strong (volatile, .cv) loads go to the point of coherence and bypass it.
 trace::CachePolicy cachePolicyOf(const Instruction& in) {
   if (in.hasModifier("CONSTANT")) return trace::CachePolicy::CacheL1;
+  // cp.async.cg (LDGSTS.BYPASS, 16 bytes) bypasses L1, cp.async.ca caches there (the PTX path's
+  // reading of .cg/.ca).
+  if (in.opcode == "LDGSTS") return in.hasModifier("BYPASS") ? trace::CachePolicy::BypassL1 : trace::CachePolicy::CacheL1;
+  if (in.opcode == "UBLKCP") return trace::CachePolicy::BypassL1;  // as the PTX path's bulk copy
   if (in.hasModifier("STRONG") && (in.hasModifier("GPU") || in.hasModifier("SYS"))) return trace::CachePolicy::BypassL1;
   return trace::CachePolicy::Default;
 }
@@ -356,11 +361,72 @@ trace::MemorySpace spaceOf(std::string_view space) {
 InstrKind memoryKindOf(const Instruction& in) {
   const std::string& op = in.opcode;
   if (startsWith(op, "ATOM") || startsWith(op, "RED")) return InstrKind::Atomic;
-  if (startsWith(op, "ST")) return InstrKind::Store;
+  // mbarrier operations, as on the PTX path: an arrive (or init) is a store, a phase test a load.
+  if (op == "SYNCS") return in.hasModifier("PHASECHK") ? InstrKind::Load : InstrKind::Store;
+  if (startsWith(op, "ST") || op == "ARRIVES") return InstrKind::Store;
   return InstrKind::Load;
 }
 
+// The scoreboard barrier `DEPBAR.LE SB0, 0x0` names ("SB0" -> 0), or -1.
+int depbarBarrier(const Instruction& in) {
+  for (const Operand& op : in.operands)
+    if (op.text.size() == 3 && op.text[0] == 'S' && op.text[1] == 'B' && op.text[2] >= '0' && op.text[2] <= '5')
+      return op.text[2] - '0';
+  return -1;
+}
+
 }  // namespace
+
+// cp.async as the PTX path times it (emu/instruction_table.cpp: every wait depends on the copies
+// before it). The control words alone do not say so: an LDGSTS sets no write barrier, the
+// LDGDEPBAR after it (commit_group) sets one that the hardware clears when the group's copies
+// land, and DEPBAR.LE SBk waits on it through its operand, not its wait mask. So each LDGSTS
+// sets the write barrier of the next LDGDEPBAR (or, after the last one, a barrier no control
+// word uses), DEPBAR.LE SBk waits for barrier k, and an ARRIVES (the copies' mbarrier
+// arrive, which the hardware performs when they land) waits for the copies' barrier, so the
+// test_wait spin after it starts once they are done. A bulk copy (UBLKCP, sm_90+) sets the
+// spare barrier too, and a phase test (SYNCS.PHASECHK) waits for it. Like the PTX path this waits for every
+// copy so far (DEPBAR.LE SBk, N > 0 would let N groups stay in flight).
+static void describeAsyncCopyWaits(const SectionLayout& layout, trace::KernelInfo& info) {
+  std::uint32_t used = 0;
+  bool anyCopy = false;
+  for (const trace::StaticInstruction& s : info.instructions) {
+    if (s.control.writeBarrier >= 0) used |= 1u << s.control.writeBarrier;
+    if (s.control.readBarrier >= 0) used |= 1u << s.control.readBarrier;
+    used |= s.control.waitMask;
+  }
+  auto isCopy = [](const Instruction& in) { return in.opcode == "LDGSTS" || in.opcode == "UBLKCP"; };
+  for (std::uint32_t pc = 0; pc < info.instructions.size(); ++pc) anyCopy |= isCopy(layout.at(pc));
+  if (!anyCopy) return;
+  int spare = -1;
+  for (int b = 5; b >= 0; --b)
+    if (!(used & (1u << b))) spare = b;
+  // None free (sm_90 code uses all six): the copies' own scoreboard, the one an LDGDEPBAR sets
+  // (other producers of that barrier then wait for the copies too: a little too long, not too
+  // short).
+  for (std::uint32_t pc = 0; spare < 0 && pc < info.instructions.size(); ++pc)
+    if (layout.at(pc).opcode == "LDGDEPBAR") spare = info.instructions[pc].control.writeBarrier;
+  int copies = spare;  // the barrier the copies so far set
+  for (std::uint32_t pc = info.instructions.size(); pc-- > 0;) {
+    const Instruction& in = layout.at(pc);
+    trace::StaticInstruction& s = info.instructions[pc];
+    if (in.opcode == "LDGDEPBAR" && s.control.writeBarrier >= 0) copies = s.control.writeBarrier;
+    if (isCopy(in) && copies >= 0 && s.control.writeBarrier < 0)
+      s.control.writeBarrier = static_cast<std::int8_t>(copies);
+  }
+  int last = -1;  // the barrier of the latest copy before this pc
+  for (std::uint32_t pc = 0; pc < info.instructions.size(); ++pc) {
+    const Instruction& in = layout.at(pc);
+    trace::StaticInstruction& s = info.instructions[pc];
+    if (isCopy(in) && s.control.writeBarrier >= 0) last = s.control.writeBarrier;
+    if (in.opcode == "DEPBAR") {
+      const int k = depbarBarrier(in);
+      if (k >= 0) s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << k));
+    }
+    const bool waits = in.opcode == "ARRIVES" || (in.opcode == "SYNCS" && in.hasModifier("PHASECHK"));
+    if (waits && last >= 0) s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << last));
+  }
+}
 
 std::optional<std::uint32_t> SectionLayout::entryPcOf(std::string_view functionName) const {
   for (std::size_t i = 0; i < functions.size(); ++i)
@@ -441,6 +507,7 @@ trace::KernelInfo describeKernel(const Module& module, const Function& entry) {
       info.instructions.push_back(std::move(s));
     }
   }
+  describeAsyncCopyWaits(layout, info);
   info.registersPerThread = entry.registers > 0 ? static_cast<std::uint32_t>(entry.registers) : 0;
   return info;
 }

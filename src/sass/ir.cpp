@@ -29,7 +29,7 @@ struct MemoryOpcode {
 };
 
 // The opcodes that move data per thread, by space (names as nvdisasm prints them for sm_75 to
-// sm_120). LDSM/LDGSTS/UTMA* and the tensor-memory instructions move tiles, not a per-thread
+// sm_120). LDSM/UTMA* and the tensor-memory instructions move tiles, not a per-thread
 // vector, and are left out here.
 constexpr std::array kMemoryOpcodes{
     MemoryOpcode{"LDG", "global"},  MemoryOpcode{"STG", "global"},  MemoryOpcode{"ATOMG", "global"},
@@ -38,6 +38,12 @@ constexpr std::array kMemoryOpcodes{
     MemoryOpcode{"STL", "local"},   MemoryOpcode{"LDC", "constant"}, MemoryOpcode{"ULDC", "constant"},
     MemoryOpcode{"LDCU", "constant"}, MemoryOpcode{"LD", "generic"},  MemoryOpcode{"ST", "generic"},
     MemoryOpcode{"ATOM", "generic"}, MemoryOpcode{"TEX", "texture"}, MemoryOpcode{"TLD", "texture"},
+    // cp.async (sm_80+): a per-thread global read into shared memory, traced at its global
+    // address as the PTX path traces cp.async; its mbarrier arrive is an 8-byte shared access.
+    MemoryOpcode{"LDGSTS", "global"}, MemoryOpcode{"ARRIVES", "shared"},
+    // sm_90+: the mbarrier operations (8-byte shared accesses) and cp.async.bulk (traced, as the
+    // PTX path traces it, as a 16-byte global read by the lane that issues it).
+    MemoryOpcode{"SYNCS", "shared"}, MemoryOpcode{"UBLKCP", "global"},
 };
 
 const MemoryOpcode* findMemoryOpcode(const std::string& opcode) {
@@ -55,6 +61,8 @@ std::optional<std::string> memorySpace(const Instruction& instruction) {
 
 std::optional<int> accessBytes(const Instruction& instruction) {
   if (!findMemoryOpcode(instruction.opcode)) return std::nullopt;
+  if (instruction.opcode == "SYNCS") return 8;
+  if (instruction.opcode == "UBLKCP") return 16;
   // The width modifier names bits (".64", ".128") or a sub-word type (".U8", ".S16"); no
   // modifier is one 32-bit word.
   for (const auto& m : instruction.modifiers) {

@@ -62,6 +62,9 @@ IsaChoice chooseIsa(IsaRequest request, const IsaFacts& facts);
 struct IsaPlan {
   IsaChoice choice;
   std::shared_ptr<const sass::Module> sass;  // set when choice.isa is Sass
+  // The cubin the SASS came from: its .nv.constant2.<kernel> is constant bank 2 (ptxas's folded
+  // constants, e.g. an unrolled loop's address offset), its relocations fill bank 4.
+  std::shared_ptr<const std::string> cubin;
   int smVersion = 0;
 };
 IsaPlan planIsa(IsaRequest request, const device::Device& gpu, const KernelSource& source, const std::string& kernel);

@@ -120,7 +120,22 @@ TEST_P(SgemmCudaAsync, KernelTwelveOnThePtxEmulatorComputesAlphaABPlusBetaC) {
   runAndCheck(e, "runSgemmDoubleBuffering2");
 }
 
-INSTANTIATE_TEST_SUITE_P(Archs, SgemmCudaAsync, ::testing::Values("sm_86", "sm_90"),
+// The same kernel on its SASS (sm_80/86: LDGSTS, ARRIVES.LDGSTSBAR, ATOMS.ARRIVE and the mbarrier
+// word in shared memory; sm_90: SYNCS.*, UBLKCP in an ELECT loop, ARRIVES .ARVCNT/.TRANSCNT),
+// checked against the same expectation and against the PTX emulator bit for bit.
+TEST_P(SgemmCudaAsync, KernelTwelveOnTheSassEmulatorEqualsThePtxEmulator) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const auto cu = std::filesystem::path(TEG_SOURCE_DIR) / "tests" / "data" / "sgemm_cuda" / "sgemm_cuda.cu";
+  const Compiled& c = compile(cu.string(), GetParam());
+  LaunchDescription l = sgemmLaunch({"runSgemmDoubleBuffering2", {2, 2, 1}, {128, 1, 1}});
+  Emulator sass(c.ptx, l), ptx(c.ptx, l);
+  sass.selectSass(c.sass, c.smVersion, c.cubin);
+  runAndCheck(sass, "runSgemmDoubleBuffering2");
+  ptx.run();
+  EXPECT_EQ(firstDifference(sass.buffer("C"), ptx.buffer("C")), -1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, SgemmCudaAsync, ::testing::Values("sm_80", "sm_86", "sm_90"),
                          [](const auto& info) { return std::string(info.param); });
 
 INSTANTIATE_TEST_SUITE_P(Kernels, SgemmCuda, ::testing::ValuesIn(kLaunches),
