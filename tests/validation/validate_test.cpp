@@ -267,7 +267,8 @@ TEST(CliValidate, TheDefaultIsAutoSassWhereTheGpuAllowsIt) {
   const auto r = runTeg({"validate", "--json", "fma-chain-t4", "lai2013-table3.5"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::map<std::string, nlohmann::json> isa;
-  for (const auto& s : nlohmann::json::parse(r.out)["suites"]) isa[s["name"]] = s["isa"];
+  const auto report = nlohmann::json::parse(r.out);
+  for (const auto& s : report["suites"]) isa[s["name"].get<std::string>()] = s["isa"];
   const std::string t4 = isa["fma-chain-t4"]["reasons"][0];
   if (t4.find("nvdisasm was not found") != std::string::npos) GTEST_SKIP() << t4;
   EXPECT_EQ(isa["fma-chain-t4"]["rows"], (nlohmann::json{{"sass", 2}})) << isa["fma-chain-t4"];
