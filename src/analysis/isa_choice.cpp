@@ -156,10 +156,20 @@ const char* isaRequestName(IsaRequest request) {
   return "?";
 }
 
+namespace {
+
+std::string architectureObstacle(const std::string& gpu, int computeCapability) {
+  if (computeCapability >= kOldestSassTarget) return "";
+  return fmt::format("{} is cc {}.{}: CUDA 13 compiles SASS for cc 7.5 and newer only", gpu, computeCapability / 10,
+                     computeCapability % 10);
+}
+
+}  // namespace
+
+std::string sassArchitectureObstacle(const device::Device& gpu) { return architectureObstacle(gpu.name, gpu.cc.code()); }
+
 std::string sassObstacle(const IsaFacts& f) {
-  if (f.computeCapability < kOldestSassTarget)
-    return fmt::format("{} is cc {}.{}: CUDA 13 compiles SASS for cc 7.5 and newer only", f.gpu, f.computeCapability / 10,
-                       f.computeCapability % 10);
+  if (auto cc = architectureObstacle(f.gpu, f.computeCapability); !cc.empty()) return cc;
   if (f.ptxSource) return "the launch names a .ptx file: there is no cubin to disassemble";
   if (f.compiledArch != f.gpuArch)
     return fmt::format("the kernel was compiled for {}, not the GPU's {}", f.compiledArch, f.gpuArch);

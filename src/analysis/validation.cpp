@@ -372,6 +372,13 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     request.registersPerThread = row.registers;
     request.threads = options.threads;
     request.isa = suite.isa.value_or(options.isa);
+    // --isa sass over suites of every generation: a GPU CUDA 13 has no SASS for (cc < 7.5) runs
+    // on PTX and says why, as auto does, instead of ending the whole validation.
+    std::string sassFallback;
+    if (!suite.isa && request.isa == IsaRequest::Sass) {
+      sassFallback = sassArchitectureObstacle(gpu);
+      if (!sassFallback.empty()) request.isa = IsaRequest::Ptx;
+    }
     const Prediction p = predict(request);
     const timing::TimingResult& r = p.whatIfs.empty() ? p.result : p.whatIfs.back().result;
     const double bytes = row.bytes.value_or(suite.bytes);
@@ -384,7 +391,9 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
     rr.boundCycles = bounds.bounds.empty() ? 0 : bounds.bounds.front().cycles;
     rr.predictedCycles = p.result.cycles;
     rr.isa = p.isa.isa;
-    rr.isaReason = suite.isa ? fmt::format("the suite asks for {}: {}", isaRequestName(*suite.isa), suite.isaWhy) : p.isa.reason;
+    rr.isaReason = suite.isa              ? fmt::format("the suite asks for {}: {}", isaRequestName(*suite.isa), suite.isaWhy)
+                   : !sassFallback.empty() ? fmt::format("--isa sass: PTX because {}", sassFallback)
+                                           : p.isa.reason;
     switch (suite.metric) {
       case ValidationMetric::ClockInterval: rr.predicted = clockInterval(r, suite, row.per.value_or(suite.per), where); break;
       case ValidationMetric::Cycles: rr.predicted = r.cycles; break;

@@ -239,6 +239,45 @@ TEST(CliValidate, SoftwareSequenceChainsAreReplayedStepByStep) {
   }
 }
 
+// Issue 26: `teg validate --isa sass` over every generation. A suite of a GPU CUDA 13 has no SASS
+// for (the GTX 280, cc 1.3) runs on PTX and names why, instead of ending the whole run; the rows
+// and the figure are the PTX run's.
+TEST(CliValidate, IsaSassRunsOlderGpusSuitesOnPtxWithTheReason) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto sass = runTeg({"validate", "--json", "--isa", "sass", "lai2013-table3.4"});
+  ASSERT_EQ(sass.exitCode, 0) << sass.err;
+  const auto suite = nlohmann::json::parse(sass.out)["suites"][0];
+  EXPECT_EQ(suite["isa"]["rows"], (nlohmann::json{{"ptx", 3}})) << suite["isa"];
+  ASSERT_EQ(suite["isa"]["reasons"].size(), 1u) << suite["isa"];
+  const std::string reason = suite["isa"]["reasons"][0];
+  EXPECT_NE(reason.find("--isa sass: PTX because"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("cc 1.3"), std::string::npos) << reason;
+  const auto ptx = runTeg({"validate", "--json", "--isa", "ptx", "lai2013-table3.4"});
+  ASSERT_EQ(ptx.exitCode, 0) << ptx.err;
+  const auto ptxSuite = nlohmann::json::parse(ptx.out)["suites"][0];
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(suite["rows"][i]["predicted"], ptxSuite["rows"][i]["predicted"]) << suite["rows"][i]["label"];
+}
+
+// Without --isa, validate times the SASS where the GPU allows it (auto, as predict does): the T4's
+// FMA chains are cc 7.5, so every row is on SASS when nvdisasm is there, and the GTX 280's rows
+// are on PTX, with auto's reason.
+TEST(CliValidate, TheDefaultIsAutoSassWhereTheGpuAllowsIt) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"validate", "--json", "fma-chain-t4", "lai2013-table3.5"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::map<std::string, nlohmann::json> isa;
+  const auto report = nlohmann::json::parse(r.out);
+  for (const auto& s : report["suites"]) isa[s["name"].get<std::string>()] = s["isa"];
+  const std::string t4 = isa["fma-chain-t4"]["reasons"][0];
+  if (t4.find("nvdisasm was not found") != std::string::npos) GTEST_SKIP() << t4;
+  EXPECT_EQ(isa["fma-chain-t4"]["rows"], (nlohmann::json{{"sass", 2}})) << isa["fma-chain-t4"];
+  EXPECT_NE(t4.find("auto: sm_75 SASS"), std::string::npos) << t4;
+  EXPECT_EQ(isa["lai2013-table3.5"]["rows"], (nlohmann::json{{"ptx", 3}})) << isa["lai2013-table3.5"];
+  const std::string gt200 = isa["lai2013-table3.5"]["reasons"][0];
+  EXPECT_NE(gt200.find("auto: PTX because"), std::string::npos) << gt200;
+}
+
 TEST(CliValidate, ListAndUnknownSuite) {
   const auto list = runTeg({"validate", "--list"});
   ASSERT_EQ(list.exitCode, 0) << list.err;

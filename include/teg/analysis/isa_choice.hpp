@@ -50,6 +50,11 @@ struct IsaChoice {
 // The first obstacle to SASS among the facts, "" when there is none.
 std::string sassObstacle(const IsaFacts& facts);
 
+// "" when CUDA 13 compiles SASS for `gpu` (cc >= 7.5), else why not: the first of sassObstacle's
+// rules, the one that holds for every kernel on that GPU (teg validate's --isa sass runs a suite
+// of such a GPU on PTX with this reason instead of refusing the whole run).
+std::string sassArchitectureObstacle(const device::Device& gpu);
+
 // --isa ptx: PTX. --isa sass: SASS, or teg::Error with the obstacle. --isa auto: SASS where
 // there is no obstacle, else PTX with the obstacle as the reason.
 IsaChoice chooseIsa(IsaRequest request, const IsaFacts& facts);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "teg/device/database.hpp"
 #include "teg/support/error.hpp"
 
 using namespace teg;
@@ -88,6 +89,21 @@ TEST(IsaChoice, TheFirstObstacleIsNamed) {
   f.haveNvdisasm = false;
   EXPECT_NE(sassObstacle(f).find("cc 6.1"), std::string::npos) << sassObstacle(f);
   EXPECT_EQ(sassObstacle(everythingThere()), "");
+}
+
+// What teg validate --isa sass falls back on (PTX with this reason) for a suite's GPU: only the
+// architecture rule, which holds for every kernel on it; the GPUs' cc from the database.
+TEST(IsaChoice, TheArchitectureObstacleIsTheCcRuleOfTheDatabasesGpus) {
+  const auto db = device::DeviceDatabase::loadDirectory(TEG_SOURCE_DIR "/data/devices");
+  EXPECT_NE(sassArchitectureObstacle(db.find("gtx280")).find("cc 1.3"), std::string::npos);
+  EXPECT_NE(sassArchitectureObstacle(db.find("tesla-v100-pcie-16gb")).find("cc 7.0"), std::string::npos);
+  EXPECT_EQ(sassArchitectureObstacle(db.find("tesla-t4")), "");  // cc 7.5, the oldest CUDA 13 target
+  EXPECT_EQ(sassArchitectureObstacle(db.find("a100-pcie-40gb")), "");
+  // The same sentence auto gives for that GPU.
+  IsaFacts f = everythingThere();
+  const auto& v100 = db.find("tesla-v100-pcie-16gb");
+  f.gpu = v100.name, f.computeCapability = v100.cc.code();
+  EXPECT_EQ(sassObstacle(f), sassArchitectureObstacle(v100));
 }
 
 }  // namespace
