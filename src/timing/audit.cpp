@@ -26,7 +26,7 @@ const Device::Figure* figureOf(const Device& d, const std::string& key) {
 bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 // Parameters set inside the SM: the dependent latency of an instruction class, the shared-memory
-// and L1 hit latencies (both arrays are in the SM), the issue rules. NVIDIA designs one SM per
+// and L1 hit latencies and the L1 data path's width (both arrays are in the SM), the issue rules. NVIDIA designs one SM per
 // compute capability and describes it per SM version: its register scheduling tables (Mesa NAK
 // sm75_instr_latencies.rs "for Turing only", sm80_instr_latencies.rs "for Ampere and Ada") and
 // ptxas's stall counts, which are the same in every cubin of one sm_XY whichever chip runs it.
@@ -36,7 +36,8 @@ bool startsWith(const std::string& s, const std::string& prefix) { return s.rfin
 bool setInsideTheSm(const std::string& key) {
   return startsWith(key, "timing.latency.") || startsWith(key, "timing.same_warp.") || key == "latency.mad" ||
          key == "timing.shared_latency" || key == "timing.l1_latency" || key == "latency.shared" ||
-         key == "latency.l1" || key == "timing.scheduler_policy" || key == "timing.issue_interval";
+         key == "latency.l1" || key == "timing.l1_bytes_per_clk" || key == "timing.scheduler_policy" ||
+         key == "timing.issue_interval";
 }
 
 // The class of one figure on device `d`.

@@ -270,10 +270,21 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   } else {
     c.provenance.push_back({"L2 bandwidth", "not limited", "no timing.l2_bytes_per_clk for this device"});
   }
-  c.lsuBytesPerCycle = d.throughputOf(InstructionClass::LoadStore) * 4;
-  if (c.lsuBytesPerCycle > 0)
+  // The L1 data path: where measured (timing.l1_bytes_per_clk), wide loads move that many bytes a
+  // clock; a warp instruction still takes warp size / lanes per scheduler to issue its addresses
+  // (the load_store unit interval), which bounds 4-byte loads at lanes x 4 bytes (RTX 4090: Luo
+  // 2024 Table V, 63.7 B/clk/SM for fp32, 121.2 for fp32.v4 on 16 LD/ST lanes).
+  if (d.timing.l1BytesPerClock > 0) {
+    c.lsuBytesPerCycle = d.timing.l1BytesPerClock;
     c.provenance.push_back({"LD/ST data path", fmt::format("{:g} B per cycle per SM", c.lsuBytesPerCycle),
-                            "derived: throughput.load_store lanes x 4 bytes"});
+                            "timing.l1_bytes_per_clk (its source: teg devices show); the LD/ST lanes bound the "
+                            "addresses (warp size / lanes per scheduler per instruction)"});
+  } else {
+    c.lsuBytesPerCycle = d.throughputOf(InstructionClass::LoadStore) * 4;
+    if (c.lsuBytesPerCycle > 0)
+      c.provenance.push_back({"LD/ST data path", fmt::format("{:g} B per cycle per SM", c.lsuBytesPerCycle),
+                              "derived: throughput.load_store lanes x 4 bytes"});
+  }
   // Lai eq. 3.2: C_mem = B_peak · mem_latency / (N_SM · ele_size · Clk), here per SM in sectors.
   c.maxOutstandingSectors = static_cast<int>(std::ceil(c.dramBytesPerCycle * c.dramLatency / c.sectorBytes));
   c.provenance.push_back({"memory concurrency C_mem", fmt::format("{} sectors in flight per SM", c.maxOutstandingSectors),

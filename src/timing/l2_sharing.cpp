@@ -118,4 +118,10 @@ bool fetchedByAnotherSm(std::uint64_t line, double ownFetchFraction) {
   return u >= ownFetchFraction;
 }
 
+long long l2CapacityOfSharedData(long long share, int smCount, double ownFetchFraction) {
+  if (share <= 0 || smCount < 2 || !(ownFetchFraction > 0) || ownFetchFraction >= 1) return share;
+  const double whole = static_cast<double>(share) * smCount;
+  return static_cast<long long>(std::min(whole, static_cast<double>(share) / ownFetchFraction));
+}
+
 }  // namespace teg::timing::detail

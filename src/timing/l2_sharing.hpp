@@ -50,4 +50,14 @@ L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::ve
 // and independently of access order.
 bool fetchedByAnotherSm(std::uint64_t line, double ownFetchFraction);
 
+// The L2 capacity the simulated SM's data can stay in: its share of the L2 (L2 / SMs) when it
+// reads private data, but a line k SMs read is held once for all k, so the GPU's SMs together
+// need SMs x own x ownFetchFraction bytes for what each of them reads: the SM's data fits when it
+// is at most share / ownFetchFraction, never more than the whole L2 (share x SMs). gpu-benches'
+// gpu-cache (every SM sums the same buffer) reads a 384 KiB buffer from the L2 on V100 with no
+// DRAM traffic (cache_bandwidth_curves.csv, DRAM read 0 GB/s up to 5540 KiB, ~29 GB/s = 1/80 of
+// the L2 traffic above the 6 MiB L2); with the 76 KiB share as its capacity every pass re-fetched
+// 1/80 of it from DRAM.
+long long l2CapacityOfSharedData(long long share, int smCount, double ownFetchFraction);
+
 }  // namespace teg::timing::detail

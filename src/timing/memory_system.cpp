@@ -11,7 +11,9 @@ MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, doub
       ownFetchFraction_(ownFetchFraction),
       sectorsPerLine_(std::max(1, config.lineBytes / std::max(1, config.sectorBytes))),
       l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
-      l2_(config.l2BytesShare, config.lineBytes, config.sectorBytes, config.l2Ways),
+      // Shared data is held once in the L2 for all the SMs that read it (l2_sharing.hpp).
+      l2_(l2CapacityOfSharedData(config.l2BytesShare, config.smCount, ownFetchFraction), config.lineBytes,
+          config.sectorBytes, config.l2Ways),
       l2Near_(config.l2Partitions > 1 && config.l2FarLatency > 0 ? config.l2BytesShare / config.l2Partitions : 0,
               config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),

@@ -196,6 +196,9 @@ struct Device {
     // a cycle (0 = not modelled: no published mapping).
     double registerBanks = 0, registerBankReads = 0;
     double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth
+    // [timing.l1_bytes_per_clk] bytes the L1 data path moves per clock per SM (wide loads); 0 =
+    // the LD/ST lanes x 4 bytes. The lanes still bound a warp instruction's addresses.
+    double l1BytesPerClock = 0;
     int l1CachesGlobalLoads = -1;      // [timing.l1_caches_global] 1 | 0; -1 = not given
     // [timing.unified_alu] 1: integer, logic, conversion and fp32 instructions run on the same
     // cores (one pipe per scheduler, e.g. GT200's 8 SPs); 0 or -1: a pipe per throughput class.

@@ -160,7 +160,8 @@ bool assumedFor(const std::string& id, const RawFigures& mine, const std::string
   const RawFigures other = rawFigures(on);
   if (text(other, "chip") == text(mine, "chip")) return false;  // a sibling
   const bool insideTheSm = key.rfind("timing.latency.", 0) == 0 || key == "timing.shared_latency" ||
-                           key == "timing.l1_latency" || key == "timing.scheduler_policy";
+                           key == "timing.l1_latency" || key == "timing.l1_bytes_per_clk" ||
+                           key == "timing.scheduler_policy";
   return !(insideTheSm && text(other, "compute_capability") == text(mine, "compute_capability"));
 }
 

@@ -144,3 +144,13 @@ TEST(DeviceConfig, ASustainedDramBandwidthAboveThePeakIsAnError) {
 }
 
 }  // namespace
+
+// The L1 data path (timing.l1_bytes_per_clk): the RTX 4090's is Luo 2024's 16-byte-load figure,
+// 121.2 B/clk/SM, not its 16 LD/ST lanes x 4 B = 64; a device without the figure keeps lanes x 4
+// (V100: 32 x 4 = 128). A warp's 16-byte load (32 x 16 B = 16 sectors) then holds the 4090's
+// LSU 512 / 121.2 = 4.22 cycles instead of 8.
+TEST(DeviceConfig, TheL1DataPathIsTheMeasuredWidthWhereGivenElseTheLanesTimesFour) {
+  auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  EXPECT_DOUBLE_EQ(timingConfigFor(db.find("rtx4090"), 0).lsuBytesPerCycle, 121.2);
+  EXPECT_DOUBLE_EQ(timingConfigFor(db.find("tesla-v100-pcie-16gb"), 0).lsuBytesPerCycle, 128.0);
+}

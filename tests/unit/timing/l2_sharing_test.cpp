@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 
+#include "l2_sharing.hpp"
 #include "synthetic.hpp"
 
 using namespace teg::timing;
@@ -24,10 +25,11 @@ constexpr std::uint64_t kPrivate = 0x20000000ull;  // lines of one block
 // global memory, or of each thread's local memory with `localPrivate`); a load is one coalesced
 // line (4 sectors). A block for which `readsTable` says no loads lines of its own instead.
 TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks, bool localPrivate = false,
-                            const std::function<bool(std::uint32_t)>& readsTable = nullptr) {
+                            const std::function<bool(std::uint32_t)>& readsTable = nullptr,
+                            long long l2Share = 64 * 1024, int tablePasses = 1) {
   auto config = simpleConfig(4, 1, 1);
   config.smCount = 4;
-  config.l2BytesShare = 64 * 1024;  // everything the SM reads fits in its share
+  config.l2BytesShare = l2Share;  // by default everything the SM reads fits in its share
   EngineOptions options;
   options.residentBlocks = 2;
   options.peerBlocks = peerBlocks;
@@ -36,15 +38,16 @@ TimingResult runTableKernel(int tableLines, int privateLines, int peerBlocks, bo
                                8, 32);
   return runSynthetic(config, options, kernel,
                       [&](auto, auto) {
-                        auto pcs = repeat(0, static_cast<std::size_t>(tableLines));
+                        auto pcs = repeat(0, static_cast<std::size_t>(tableLines * tablePasses));
                         const auto own = repeat(localPrivate ? 1 : 0, static_cast<std::size_t>(privateLines));
                         pcs.insert(pcs.end(), own.begin(), own.end());
                         return pcs;
                       },
                       [&](std::uint32_t block, auto, std::size_t i, int lane) {
                         const auto l = static_cast<std::uint64_t>(lane) * 4;
-                        return i < static_cast<std::size_t>(tableLines) && (!readsTable || readsTable(block))
-                                   ? kTable + i * 128 + l
+                        const auto table = static_cast<std::size_t>(tableLines * tablePasses);
+                        return i < table && (!readsTable || readsTable(block))
+                                   ? kTable + (i % static_cast<std::size_t>(tableLines)) * 128 + l
                                    : kPrivate + (block * 1000ull + i) * 128 + l;
                       });
 }
@@ -78,6 +81,28 @@ TEST(L2Sharing, ATableEveryRunningBlockReadsIsFetchedOncePerGpu) {
   EXPECT_EQ(sharingValue(alone), "not estimated");
   // L2 hits instead of DRAM fetches: block 0's loads complete sooner.
   EXPECT_LT(shared.cycles, alone.cycles);
+}
+
+TEST(L2Sharing, SharedDataIsHeldOnceInTheL2ForAllItsReaders) {
+  // The capacity rule by hand: a 76 KiB share on 80 SMs (V100: 6 MiB / 80) holds private data
+  // only; data all 80 SMs read (own fetch 1/80) may take 76 KiB x 80 = the whole 6 MiB; a third
+  // of it shared by 3 others (2/3 + 1/3 x 1/4 = 3/4 fetched here) 76 / 0.75 = 101.3 KiB.
+  using teg::timing::detail::l2CapacityOfSharedData;
+  EXPECT_EQ(l2CapacityOfSharedData(77824, 80, 1.0), 77824);
+  EXPECT_EQ(l2CapacityOfSharedData(77824, 80, 1.0 / 80), 77824LL * 80);
+  EXPECT_EQ(l2CapacityOfSharedData(77824, 80, 0.75), 103765);
+  EXPECT_EQ(l2CapacityOfSharedData(77824, 1, 0.5), 77824);  // one SM: nothing to share with
+  EXPECT_EQ(l2CapacityOfSharedData(77824, 4, 0.01), 77824LL * 4);  // never more than the whole L2
+  // In the engine: a 32-line (4 KiB) table every block reads twice, a 2 KiB share on 4 SMs. Each
+  // of the 3 peers reads the whole table, so this SM fetches 1/4 of it and the four SMs hold it
+  // once: 4 KiB <= 2 KiB / (1/4) = 8 KiB. The first pass's misses are DRAM fetches or lines
+  // another SM brought in (128 sectors in all); the second pass then hits in the L2 the SM sees
+  // (2 blocks x 128 sectors). Held in 2 KiB (16 lines), the second pass would miss on every line
+  // (LRU over a 32-line cycle) and fetch about a quarter of them from DRAM again.
+  const auto r = runTableKernel(32, 0, 8, false, nullptr, 2 * 1024, 2);
+  EXPECT_NE(sharingValue(r).find("fetches 25.0 %"), std::string::npos) << sharingValue(r);
+  EXPECT_EQ(r.memory.dramSectors + r.memory.l2PeerHits, 128u);
+  EXPECT_EQ(r.memory.l2Hits, 4 * 128u - r.memory.dramSectors);
 }
 
 TEST(L2Sharing, ATableBesidePrivateDataIsSharedOnlyInPart) {
