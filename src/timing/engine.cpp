@@ -631,6 +631,7 @@ TimingResult TimingEngine::finish() {
   // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
   // part of the sample). Only where the SM has an L2 share that tracks lines.
   detail::L2Sharing sharing;
+  detail::L2Carry carry;  // what later waves find that the first wave left in the L2 (l2_sharing.hpp)
   detail::AtomicContention contention;  // the GPU's operations per own one on each atomic sector (atomic_contention.hpp)
   const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
   const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
@@ -639,8 +640,17 @@ TimingResult TimingEngine::finish() {
     std::vector<detail::TracedPeer> peers;
     for (std::size_t i = 0; i < m.peerSectors.size(); ++i)
       if (m.peerTraced[i]) peers.push_back({std::move(m.peerSectors[i]), m.peerStratum[i]});
-    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, firstWave), peers, m.strataPopulation,
-                                        m.config.smCount);
+    const std::vector<std::uint64_t> firstOwn = m.firstWaveSectors(blocks, firstWave);
+    sharing = detail::estimateL2Sharing(firstOwn, peers, m.strataPopulation, m.config.smCount);
+    if (blocks.size() > firstWave) {
+      // The later-wave blocks' sectors: those of all the simulated blocks the first wave's lack.
+      std::vector<std::uint64_t> later = m.firstWaveSectors(blocks, blocks.size());
+      std::vector<std::uint64_t> laterOnly;
+      std::set_difference(later.begin(), later.end(), firstOwn.begin(), firstOwn.end(), std::back_inserter(laterOnly));
+      carry = detail::estimateL2Carry(firstOwn, laterOnly, peers, m.strataPopulation, m.config.smCount,
+                                      sharing.ownFetchFraction, m.config.sectorBytes,
+                                      static_cast<double>(m.config.l2BytesShare) * m.config.smCount);
+    }
     if (m.config.l2AtomicCycles > 0) {
       // Every block the other SMs run alongside the first wave updates what the sampled peers
       // show, grid neighbours included (they are left out of the peers' draw only because a
@@ -663,10 +673,19 @@ TimingResult TimingEngine::finish() {
     config.dramBytesPerCycle /= skew.applied;
     config.dramMixedBytesPerCycle /= skew.applied;
   }
-  const auto simulate = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+  // `firstWaveBlocks`: how many of `traced` (in order) are the SM's first wave; the rest find what
+  // other SMs' first-wave blocks left in the L2 (carry).
+  const auto simulateWith = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into, std::size_t firstWaveBlocks) {
     hoist(traced);
-    return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, sharing.ownFetchFraction, contention,
-                              into);
+    const detail::L2Fetch fetch{sharing.ownFetchFraction, carry.laterWaveOwnFetchFraction, firstWaveBlocks};
+    return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, fetch, contention, into);
+  };
+  const auto simulate = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    return simulateWith(traced, into, static_cast<std::size_t>(firstWave));
+  };
+  // The last partial wave runs after full waves: all of its blocks are later-wave blocks.
+  const auto simulateTail = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    return simulateWith(traced, into, 0);
   };
   // The last partial wave's blocks run alone (tail_wave.hpp): copies of as many traced blocks,
   // taken before the simulation hoists their loads.
@@ -697,8 +716,8 @@ TimingResult TimingEngine::finish() {
     if (!tailBlocks.empty()) {
       TimingResult tailResult;
       tailResult.blocksOnSm = tailBlocks.size();
-      std::vector<double> tail = simulateSampledLoop(options, tailBlocks, simulate, tailResult);
-      if (tail.empty()) tail = simulate(tailBlocks, tailResult);
+      std::vector<double> tail = simulateSampledLoop(options, tailBlocks, simulateTail, tailResult);
+      if (tail.empty()) tail = simulateTail(tailBlocks, tailResult);
       const double tailDuration = tail.empty() ? 0 : *std::max_element(tail.begin(), tail.end());
       tailWaveEnd = detail::tailWaveFinish(done, slots, result.blocksOnSm, perBlock, tailDuration);
       tailWaveAdds = tailWaveEnd - result.cycles;
@@ -780,6 +799,18 @@ TimingResult TimingEngine::finish() {
                               "SM's blocks; sharing counted in {}); a sector k SMs read is fetched once, by this SM "
                               "with probability 1/k, and found in the L2 (at its hit latency) otherwise",
                               sharing.peersSharing, sharing.peers, sharing.strata, sharing.strataCounted)});
+  if (sharedL2 && carry.laterSectors > 0)
+    result.assumptions.push_back(
+        {"L2 carried across waves",
+         carry.fits ? fmt::format("{:.1f} % of the {} sectors the later waves read were read by other SMs' first-wave "
+                                  "blocks and are still in the L2; this SM fetches {:.1f} % of their L2 misses from DRAM",
+                                  100 * carry.carriedFraction, carry.laterSectors, 100 * carry.laterWaveOwnFetchFraction)
+                    : fmt::format("not carried: what the GPU reads over the simulated blocks' span ({:.2f} MiB) "
+                                  "outgrows the L2 ({:.2f} MiB)",
+                                  carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0),
+         fmt::format("model (l2_sharing.hpp, L2Carry): the first-wave peers against the SM's later-wave sectors, kept "
+                     "while the GPU's reads since (estimated {:.2f} MiB) fit in the L2 ({:.2f} MiB)",
+                     carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0)});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
                                 "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace teg::timing::detail {
 
@@ -105,6 +106,25 @@ L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::ve
   s.otherSms = std::min(static_cast<double>(smCount - 1), s.otherBlocks);
   s.ownFetchFraction = (1 - s.sharedFraction) + s.sharedFraction / (1 + s.otherSms);
   return s;
+}
+
+L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::vector<std::uint64_t>& laterOwn,
+                        const std::vector<TracedPeer>& peers, const std::vector<double>& strataPopulation, int smCount,
+                        double firstWaveOwnFetch, double sectorBytes, double l2Bytes) {
+  L2Carry c;
+  c.laterWaveOwnFetchFraction = firstWaveOwnFetch;
+  c.laterSectors = laterOwn.size();
+  c.l2Bytes = l2Bytes;
+  if (laterOwn.empty() || peers.empty() || smCount < 2 || l2Bytes <= 0) return c;
+  const L2Sharing seen = estimateL2Sharing(laterOwn, peers, strataPopulation, smCount);
+  if (seen.strataCounted > 0) c.carriedFraction = seen.sharedFraction;
+  std::vector<std::uint64_t> newLater;
+  std::set_difference(laterOwn.begin(), laterOwn.end(), firstOwn.begin(), firstOwn.end(), std::back_inserter(newLater));
+  c.footprintBytes = smCount * sectorBytes * firstWaveOwnFetch *
+                     (static_cast<double>(firstOwn.size()) + (1 - c.carriedFraction) * static_cast<double>(newLater.size()));
+  c.fits = c.footprintBytes <= l2Bytes;
+  if (c.fits) c.laterWaveOwnFetchFraction = (1 - c.carriedFraction) * firstWaveOwnFetch;
+  return c;
 }
 
 bool fetchedByAnotherSm(std::uint64_t line, double ownFetchFraction) {
