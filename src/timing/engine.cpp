@@ -254,9 +254,9 @@ struct TimingEngine::Impl {
   // `count` blocks, sorted.
   template <typename Selected>
   std::vector<std::uint64_t> firstWaveSectorsOf(const std::vector<detail::BlockTrace>& traced, std::size_t count,
-                                                Selected selected) const {
+                                                Selected selected, std::size_t from = 0) const {
     std::vector<std::uint64_t> sectors;
-    for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
+    for (std::size_t b = from; b < std::min(count, traced.size()); ++b) {
       const detail::BlockTrace& block = traced[b];
       for (const auto& warp : block.warps)
         for (const detail::WarpOp& op : warp) {
@@ -282,6 +282,11 @@ struct TimingEngine::Impl {
   // The distinct sectors the simulated SM's first `count` blocks read (readsSharableData), sorted.
   std::vector<std::uint64_t> firstWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t count) const {
     return firstWaveSectorsOf(traced, count, [](const trace::StaticInstruction& s) { return readsSharableData(s); });
+  }
+  // The same of the simulated blocks after the first `firstWave` (the later waves).
+  std::vector<std::uint64_t> laterWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t firstWave) const {
+    return firstWaveSectorsOf(
+        traced, traced.size(), [](const trace::StaticInstruction& s) { return readsSharableData(s); }, firstWave);
   }
 
   // Compute capability 1.x: the transactions of the half-warp segment rules, each moving all of
@@ -643,11 +648,8 @@ TimingResult TimingEngine::finish() {
     const std::vector<std::uint64_t> firstOwn = m.firstWaveSectors(blocks, firstWave);
     sharing = detail::estimateL2Sharing(firstOwn, peers, m.strataPopulation, m.config.smCount);
     if (blocks.size() > firstWave) {
-      // The later-wave blocks' sectors: those of all the simulated blocks the first wave's lack.
-      std::vector<std::uint64_t> later = m.firstWaveSectors(blocks, blocks.size());
-      std::vector<std::uint64_t> laterOnly;
-      std::set_difference(later.begin(), later.end(), firstOwn.begin(), firstOwn.end(), std::back_inserter(laterOnly));
-      carry = detail::estimateL2Carry(firstOwn, laterOnly, peers, m.strataPopulation, m.config.smCount,
+      carry = detail::estimateL2Carry(firstOwn, m.laterWaveSectors(blocks, firstWave), peers, m.strataPopulation,
+                                      m.config.smCount,
                                       sharing.ownFetchFraction, m.config.sectorBytes,
                                       static_cast<double>(m.config.l2BytesShare) * m.config.smCount);
     }
@@ -802,13 +804,15 @@ TimingResult TimingEngine::finish() {
   if (sharedL2 && carry.laterSectors > 0)
     result.assumptions.push_back(
         {"L2 carried across waves",
-         carry.fits ? fmt::format("{:.1f} % of the {} sectors the later waves read were read by other SMs' first-wave "
-                                  "blocks and are still in the L2; this SM fetches {:.1f} % of their L2 misses from DRAM",
+         carry.fits ? fmt::format("{:.1f} % of the {} sectors the later waves read were read by a first-wave block (this "
+                                  "SM's or another's) and are still in the L2; this SM fetches {:.1f} % of their L2 "
+                                  "misses from DRAM",
                                   100 * carry.carriedFraction, carry.laterSectors, 100 * carry.laterWaveOwnFetchFraction)
                     : fmt::format("not carried: what the GPU reads over the simulated blocks' span ({:.2f} MiB) "
                                   "outgrows the L2 ({:.2f} MiB)",
                                   carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0),
-         fmt::format("model (l2_sharing.hpp, L2Carry): the first-wave peers against the SM's later-wave sectors, kept "
+         fmt::format("model (l2_sharing.hpp, L2Carry): the SM's first wave and the first-wave peers against its "
+                     "later-wave sectors, kept "
                      "while the GPU's reads since (estimated {:.2f} MiB) fit in the L2 ({:.2f} MiB)",
                      carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0)});
   result.assumptions.push_back({"block distribution",

@@ -115,13 +115,21 @@ L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::v
   c.laterWaveOwnFetchFraction = firstWaveOwnFetch;
   c.laterSectors = laterOwn.size();
   c.l2Bytes = l2Bytes;
-  if (laterOwn.empty() || peers.empty() || smCount < 2 || l2Bytes <= 0) return c;
-  const L2Sharing seen = estimateL2Sharing(laterOwn, peers, strataPopulation, smCount);
-  if (seen.strataCounted > 0) c.carriedFraction = seen.sharedFraction;
+  if (laterOwn.empty() || l2Bytes <= 0) return c;
+  // What the SM's own first wave read (its L2 share may have let it go; the L2 has not), and the
+  // rest, of which the first-wave peers show the fraction other SMs read.
   std::vector<std::uint64_t> newLater;
   std::set_difference(laterOwn.begin(), laterOwn.end(), firstOwn.begin(), firstOwn.end(), std::back_inserter(newLater));
-  c.footprintBytes = smCount * sectorBytes * firstWaveOwnFetch *
-                     (static_cast<double>(firstOwn.size()) + (1 - c.carriedFraction) * static_cast<double>(newLater.size()));
+  const auto reread = static_cast<double>(laterOwn.size() - newLater.size());
+  double newCarried = 0;
+  if (!newLater.empty() && !peers.empty() && smCount >= 2) {
+    const L2Sharing seen = estimateL2Sharing(newLater, peers, strataPopulation, smCount);
+    if (seen.strataCounted > 0) newCarried = seen.sharedFraction;
+  }
+  const auto fresh = static_cast<double>(newLater.size());
+  c.carriedFraction = (reread + newCarried * fresh) / static_cast<double>(laterOwn.size());
+  c.footprintBytes =
+      std::max(1, smCount) * sectorBytes * firstWaveOwnFetch * (static_cast<double>(firstOwn.size()) + (1 - newCarried) * fresh);
   c.fits = c.footprintBytes <= l2Bytes;
   if (c.fits) c.laterWaveOwnFetchFraction = (1 - c.carriedFraction) * firstWaveOwnFetch;
   return c;

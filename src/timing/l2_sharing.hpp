@@ -50,8 +50,9 @@ L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::ve
 // b mod R of a buffer the L2 holds, so every wave after the first re-reads data other SMs brought
 // in), as long as what the GPU read since fits in the L2 (LRU: it is evicted otherwise).
 struct L2Carry {
-  // Of the sectors the SM's later-wave blocks read, those a first-wave block of another SM read
-  // (estimateL2Sharing's shared fraction, the first-wave peers against the later-wave sectors).
+  // Of the sectors the SM's later-wave blocks read, those a first-wave block read: of this SM
+  // (its own first wave's sectors) or of another SM (estimateL2Sharing's shared fraction, the
+  // first-wave peers against the later-wave sectors its first wave did not read).
   double carriedFraction = 0;
   // The fraction of a later-wave read miss this SM fetches from DRAM itself: (1 - carried) x the
   // first wave's own fetch fraction when the data fit, else the first wave's.
@@ -65,8 +66,9 @@ struct L2Carry {
 // `firstOwn` / `laterOwn`: distinct sectors (sorted) the simulated SM's first-wave and later-wave
 // blocks read; `peers`, `strataPopulation`, `smCount`: as estimateL2Sharing; `firstWaveOwnFetch`:
 // its ownFetchFraction. The GPU's reads over the span are estimated as smCount x sectorBytes x
-// firstWaveOwnFetch x (|firstOwn| + (1 - carried) x |laterOwn not in firstOwn|): each SM's share
-// of the first wave's distinct data and of the later waves' new data.
+// firstWaveOwnFetch x (|firstOwn| + (1 - a) x |laterOwn not in firstOwn|), a the fraction of
+// the latter other SMs' first-wave blocks read: each SM's share of the first wave's distinct data
+// and of the later waves' new data.
 L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::vector<std::uint64_t>& laterOwn,
                         const std::vector<TracedPeer>& peers, const std::vector<double>& strataPopulation, int smCount,
                         double firstWaveOwnFetch, double sectorBytes, double l2Bytes);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 
+#include "l2_sharing.hpp"
 #include "synthetic.hpp"
 
 using namespace teg::timing;
@@ -277,4 +278,38 @@ TEST(L2Carry, NotCarriedWhenTheGpusReadsOutgrowTheL2) {
   EXPECT_NE(carryValue(r).find("(0.02 MiB) outgrows the L2 (0.01 MiB)"), std::string::npos) << carryValue(r);
   EXPECT_EQ(r.memory.dramSectors, 256u);
   EXPECT_EQ(r.memory.l2PeerHits, 0u);
+}
+
+TEST(L2Carry, OwnFirstWaveDataAndWhatPeersReadAreCarriedInProportion) {
+  using teg::timing::detail::estimateL2Carry;
+  using teg::timing::detail::L2Carry;
+  using teg::timing::detail::TracedPeer;
+  // estimateL2Carry by hand, 2 SMs. The SM's first wave read sectors 0-127; its later waves read
+  // 0-31 (its own first wave's: carried), 200-231 and 300-363 (96 new). One peer (its stratum
+  // of 1, all traced) read 200-231: D = 1/1 x 32/96 = 1/3, q = 1/3, so d = 1 and a = 1/3 of the
+  // new sectors. Carried: (32 + 96/3) / 128 = 50 %; fetched here (1 - 1/2) x 1 = 50 %. The GPU's
+  // reads over the span: 2 x 32 B x 1 x (128 + 2/3 x 96) = 12288 B.
+  std::vector<std::uint64_t> first, later, peer;
+  for (std::uint64_t s = 0; s < 128; ++s) first.push_back(s);
+  for (std::uint64_t s = 0; s < 32; ++s) later.push_back(s);
+  for (std::uint64_t s = 200; s < 232; ++s) later.push_back(s), peer.push_back(s);
+  for (std::uint64_t s = 300; s < 364; ++s) later.push_back(s);
+  const std::vector<TracedPeer> peers{{peer, 0}};
+  const L2Carry fits = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 12288);
+  EXPECT_DOUBLE_EQ(fits.carriedFraction, 0.5);
+  EXPECT_DOUBLE_EQ(fits.footprintBytes, 12288);
+  EXPECT_TRUE(fits.fits);
+  EXPECT_DOUBLE_EQ(fits.laterWaveOwnFetchFraction, 0.5);
+  EXPECT_EQ(fits.laterSectors, 128u);
+  // One byte less of L2: not carried, the later waves fetch as the first (its fraction, 0.8 here,
+  // scales the footprint too: 0.8 x 12288 = 9830.4 B against 9830 B).
+  const L2Carry tooBig = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 12287);
+  EXPECT_FALSE(tooBig.fits);
+  EXPECT_DOUBLE_EQ(tooBig.laterWaveOwnFetchFraction, 1.0);
+  const L2Carry shared = estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 9830);
+  EXPECT_FALSE(shared.fits);
+  EXPECT_DOUBLE_EQ(shared.laterWaveOwnFetchFraction, 0.8);
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 9831).laterWaveOwnFetchFraction, 0.4);
+  // Without peers only the own re-read counts: 32 / 128.
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, {}, {1.0}, 2, 1.0, 32, 1e9).carriedFraction, 0.25);
 }
