@@ -128,8 +128,14 @@ L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::v
   }
   const auto fresh = static_cast<double>(newLater.size());
   c.carriedFraction = (reread + newCarried * fresh) / static_cast<double>(laterOwn.size());
-  c.footprintBytes =
-      std::max(1, smCount) * sectorBytes * firstWaveOwnFetch * (static_cast<double>(firstOwn.size()) + (1 - newCarried) * fresh);
+  // The GPU's reads over the span: the SM's distinct sectors, each read by k SMs counted 1/k
+  // times (the same fit of its sectors against the peers: its fetch fraction).
+  std::vector<std::uint64_t> all;
+  std::set_union(firstOwn.begin(), firstOwn.end(), laterOwn.begin(), laterOwn.end(), std::back_inserter(all));
+  const double perSm = peers.empty() || smCount < 2
+                           ? 1.0
+                           : estimateL2Sharing(all, peers, strataPopulation, smCount).ownFetchFraction;
+  c.footprintBytes = std::max(1, smCount) * sectorBytes * static_cast<double>(all.size()) * perSm;
   c.fits = c.footprintBytes <= l2Bytes;
   if (c.fits) c.laterWaveOwnFetchFraction = (1 - c.carriedFraction) * firstWaveOwnFetch;
   return c;

@@ -57,7 +57,7 @@ struct L2Carry {
   // The fraction of a later-wave read miss this SM fetches from DRAM itself: (1 - carried) x the
   // first wave's own fetch fraction when the data fit, else the first wave's.
   double laterWaveOwnFetchFraction = 1;
-  double footprintBytes = 0;  // what the GPU reads over the simulated blocks' span (estimated)
+  double footprintBytes = 0;  // the distinct data the GPU reads over the simulated blocks' span (estimated)
   double l2Bytes = 0;         // the whole L2
   bool fits = false;
   std::size_t laterSectors = 0;  // distinct sectors the SM's later-wave blocks read
@@ -66,9 +66,8 @@ struct L2Carry {
 // `firstOwn` / `laterOwn`: distinct sectors (sorted) the simulated SM's first-wave and later-wave
 // blocks read; `peers`, `strataPopulation`, `smCount`: as estimateL2Sharing; `firstWaveOwnFetch`:
 // its ownFetchFraction. The GPU's reads over the span are estimated as smCount x sectorBytes x
-// firstWaveOwnFetch x (|firstOwn| + (1 - a) x |laterOwn not in firstOwn|), a the fraction of
-// the latter other SMs' first-wave blocks read: each SM's share of the first wave's distinct data
-// and of the later waves' new data.
+// |firstOwn u laterOwn| x the fetch fraction estimateL2Sharing gives those sectors against the
+// peers (a sector k SMs read counts 1/k on each).
 L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::vector<std::uint64_t>& laterOwn,
                         const std::vector<TracedPeer>& peers, const std::vector<double>& strataPopulation, int smCount,
                         double firstWaveOwnFetch, double sectorBytes, double l2Bytes);

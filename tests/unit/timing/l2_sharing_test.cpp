@@ -255,8 +255,10 @@ TEST(L2Carry, ASlotAnotherSmReadInTheFirstWaveIsAnL2HitForALaterWave) {
   // the first wave. Block 0's slot 0 no peer reads: the first wave shares nothing (fetch 100 %).
   // Block 4's 128 sectors: peer 2 reads all, peer 3 none; N = P = 2, D = 2/2 x 128/128 = 1,
   // q = 1, so d = 1 and a = 1: every later-wave sector was read before. The GPU's reads over the
-  // span: 4 SMs x 32 B x 1 x (128 + 0 x 128) = 16 KiB <= the L2 (4 x 64 KiB): carried, this SM
-  // fetches (1 - 1) x 1 = 0 of block 4's misses. DRAM: block 0's 128 sectors only.
+  // span: the SM's 256 sectors (slots 0 and 2) against the peers: D = q = 128/256 = 1/2, d = 1, so
+  // half of them read by one other SM: 4 SMs x 32 B x 256 x (1/2 + 1/2 x 1/2) = 24 KiB <= the L2
+  // (4 x 64 KiB): carried, this SM fetches (1 - 1) x 1 = 0 of block 4's misses. DRAM: block 0's
+  // 128 sectors only.
   const auto carried = runSlotKernel(64 * 1024, [](std::uint32_t b) { return (b + 2) % 4; });
   EXPECT_EQ(carryValue(carried).rfind("100.0 % of the 128 sectors", 0), 0u) << carryValue(carried);
   EXPECT_NE(carryValue(carried).find("fetches 0.0 %"), std::string::npos) << carryValue(carried);
@@ -271,7 +273,7 @@ TEST(L2Carry, ASlotAnotherSmReadInTheFirstWaveIsAnL2HitForALaterWave) {
 }
 
 TEST(L2Carry, NotCarriedWhenTheGpusReadsOutgrowTheL2) {
-  // The first test's launch with a 2 KiB share per SM: the L2 (8 KiB) is smaller than the 16 KiB
+  // The first test's launch with a 2 KiB share per SM: the L2 (8 KiB) is smaller than the 24 KiB
   // the GPU reads over the span, so slot 2 is gone by the second wave: 256 sectors from DRAM.
   const auto r = runSlotKernel(2 * 1024, [](std::uint32_t b) { return (b + 2) % 4; });
   EXPECT_NE(carryValue(r).find("not carried"), std::string::npos) << carryValue(r);
@@ -288,28 +290,27 @@ TEST(L2Carry, OwnFirstWaveDataAndWhatPeersReadAreCarriedInProportion) {
   // 0-31 (its own first wave's: carried), 200-231 and 300-363 (96 new). One peer (its stratum
   // of 1, all traced) read 200-231: D = 1/1 x 32/96 = 1/3, q = 1/3, so d = 1 and a = 1/3 of the
   // new sectors. Carried: (32 + 96/3) / 128 = 50 %; fetched here (1 - 1/2) x 1 = 50 %. The GPU's
-  // reads over the span: 2 x 32 B x 1 x (128 + 2/3 x 96) = 12288 B.
+  // reads over the span: the SM's 224 distinct sectors against the peer: D = q = 32/224 = 1/7,
+  // d = 1, so 1/7 of them read by one other SM: 2 x 32 B x 224 x (6/7 + 1/7 x 1/2) = 13312 B.
   std::vector<std::uint64_t> first, later, peer;
   for (std::uint64_t s = 0; s < 128; ++s) first.push_back(s);
   for (std::uint64_t s = 0; s < 32; ++s) later.push_back(s);
   for (std::uint64_t s = 200; s < 232; ++s) later.push_back(s), peer.push_back(s);
   for (std::uint64_t s = 300; s < 364; ++s) later.push_back(s);
   const std::vector<TracedPeer> peers{{peer, 0}};
-  const L2Carry fits = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 12288);
+  const L2Carry fits = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13312);
   EXPECT_DOUBLE_EQ(fits.carriedFraction, 0.5);
-  EXPECT_DOUBLE_EQ(fits.footprintBytes, 12288);
+  EXPECT_DOUBLE_EQ(fits.footprintBytes, 13312);
   EXPECT_TRUE(fits.fits);
   EXPECT_DOUBLE_EQ(fits.laterWaveOwnFetchFraction, 0.5);
   EXPECT_EQ(fits.laterSectors, 128u);
   // One byte less of L2: not carried, the later waves fetch as the first (its fraction, 0.8 here,
-  // scales the footprint too: 0.8 x 12288 = 9830.4 B against 9830 B).
-  const L2Carry tooBig = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 12287);
+  // scales what is fetched, not the footprint).
+  const L2Carry tooBig = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13311);
   EXPECT_FALSE(tooBig.fits);
   EXPECT_DOUBLE_EQ(tooBig.laterWaveOwnFetchFraction, 1.0);
-  const L2Carry shared = estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 9830);
-  EXPECT_FALSE(shared.fits);
-  EXPECT_DOUBLE_EQ(shared.laterWaveOwnFetchFraction, 0.8);
-  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 9831).laterWaveOwnFetchFraction, 0.4);
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 13311).laterWaveOwnFetchFraction, 0.8);
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 13312).laterWaveOwnFetchFraction, 0.4);
   // Without peers only the own re-read counts: 32 / 128.
   EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, {}, {1.0}, 2, 1.0, 32, 1e9).carriedFraction, 0.25);
 }
