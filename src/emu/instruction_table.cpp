@@ -212,7 +212,10 @@ trace::KernelInfo describeKernel(const ptx::Module& module, const ptx::Function&
   std::uint32_t regBase = 0;
   for (const ptx::Function* fn : order) {
     const auto pcBase = static_cast<std::int32_t>(info.instructions.size());
-    const std::vector<std::int32_t> fusedInto = ptx::fmaContractionTargets(*fn);
+    std::vector<std::int32_t> fusedInto = ptx::fmaContractionTargets(*fn);
+    const std::vector<std::int32_t> logicInto = ptx::logicContractionTargets(*fn);
+    for (std::size_t i = 0; i < fusedInto.size(); ++i)
+      if (fusedInto[i] < 0) fusedInto[i] = logicInto[i];
     for (const ptx::Instruction& in : fn->instructions) {
       trace::StaticInstruction s = describeInstruction(module, *fn, in);
       s.pc = static_cast<std::uint32_t>(info.instructions.size());

@@ -63,4 +63,52 @@ std::vector<std::int32_t> fmaContractionTargets(const Function& f) {
   return target;
 }
 
+namespace {
+
+bool twoInputLogic(const Instruction& in) {
+  return (in.opcode == Opcode::And || in.opcode == Opcode::Or || in.opcode == Opcode::Xor) && in.type == Type::B32 &&
+         !in.guarded() && in.numOperands == 3;
+}
+
+}  // namespace
+
+std::vector<std::int32_t> logicContractionTargets(const Function& f) {
+  const auto n = static_cast<std::uint32_t>(f.instructions.size());
+  std::vector<std::int32_t> target(n, -1);
+  if (n == 0 || f.cfg.blockOfInstruction.size() != n) return target;
+  const DefUseChains chains(f);
+  std::vector<bool> absorbed(n, false);  // already a three-input operation
+  const auto isImmediate = [&](const Instruction& in, std::uint32_t k) {
+    return f.operands[in.firstOperand + k].kind == OperandKind::Immediate;
+  };
+  for (std::uint32_t m = 0; m < n; ++m) {
+    const Instruction& first = f.instructions[m];
+    if (absorbed[m] || !twoInputLogic(first)) continue;
+    const Access firstAccess = accessOf(f, first);
+    if (firstAccess.writes.size() != 1) continue;
+    const std::uint32_t value = firstAccess.writes.front();
+    if (chains.definitionsOf(value).size() != 1 || chains.usesOf(value).size() != 1) continue;
+    const std::uint32_t a = chains.usesOf(value).front();
+    if (a <= m || absorbed[a] || f.cfg.blockOfInstruction[a] != f.cfg.blockOfInstruction[m]) continue;
+    const Instruction& second = f.instructions[a];
+    if (!twoInputLogic(second)) continue;
+    const Access secondAccess = accessOf(f, second);
+    if (std::count(secondAccess.reads.begin(), secondAccess.reads.end(), value) != 1) continue;
+    // LOP3.LUT Rd, Ra, Rb, Rc: three sources, of which one (Rb) may be an immediate.
+    const int immediates = (isImmediate(first, 1) ? 1 : 0) + (isImmediate(first, 2) ? 1 : 0) +
+                           (isImmediate(second, 1) ? 1 : 0) + (isImmediate(second, 2) ? 1 : 0);
+    if (immediates > 1) continue;
+    bool sourcesIntact = true;
+    for (std::uint32_t k = m + 1; k < a && sourcesIntact; ++k) {
+      const Access between = accessOf(f, f.instructions[k]);
+      for (std::uint32_t w : between.writes)
+        if (std::find(firstAccess.reads.begin(), firstAccess.reads.end(), w) != firstAccess.reads.end()) sourcesIntact = false;
+    }
+    if (!sourcesIntact) continue;
+    target[m] = static_cast<std::int32_t>(a);
+    absorbed[a] = true;
+  }
+  return target;
+}
+
 }  // namespace teg::ptx

@@ -254,9 +254,9 @@ struct TimingEngine::Impl {
   // `count` blocks, sorted.
   template <typename Selected>
   std::vector<std::uint64_t> firstWaveSectorsOf(const std::vector<detail::BlockTrace>& traced, std::size_t count,
-                                                Selected selected) const {
+                                                Selected selected, std::size_t from = 0) const {
     std::vector<std::uint64_t> sectors;
-    for (std::size_t b = 0; b < std::min(count, traced.size()); ++b) {
+    for (std::size_t b = from; b < std::min(count, traced.size()); ++b) {
       const detail::BlockTrace& block = traced[b];
       for (const auto& warp : block.warps)
         for (const detail::WarpOp& op : warp) {
@@ -282,6 +282,11 @@ struct TimingEngine::Impl {
   // The distinct sectors the simulated SM's first `count` blocks read (readsSharableData), sorted.
   std::vector<std::uint64_t> firstWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t count) const {
     return firstWaveSectorsOf(traced, count, [](const trace::StaticInstruction& s) { return readsSharableData(s); });
+  }
+  // The same of the simulated blocks after the first `firstWave` (the later waves).
+  std::vector<std::uint64_t> laterWaveSectors(const std::vector<detail::BlockTrace>& traced, std::size_t firstWave) const {
+    return firstWaveSectorsOf(
+        traced, traced.size(), [](const trace::StaticInstruction& s) { return readsSharableData(s); }, firstWave);
   }
 
   // Compute capability 1.x: the transactions of the half-warp segment rules, each moving all of
@@ -631,6 +636,7 @@ TimingResult TimingEngine::finish() {
   // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
   // part of the sample). Only where the SM has an L2 share that tracks lines.
   detail::L2Sharing sharing;
+  detail::L2Carry carry;  // what later waves find that the first wave left in the L2 (l2_sharing.hpp)
   detail::AtomicContention contention;  // the GPU's operations per own one on each atomic sector (atomic_contention.hpp)
   const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
   const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
@@ -639,8 +645,14 @@ TimingResult TimingEngine::finish() {
     std::vector<detail::TracedPeer> peers;
     for (std::size_t i = 0; i < m.peerSectors.size(); ++i)
       if (m.peerTraced[i]) peers.push_back({std::move(m.peerSectors[i]), m.peerStratum[i]});
-    sharing = detail::estimateL2Sharing(m.firstWaveSectors(blocks, firstWave), peers, m.strataPopulation,
-                                        m.config.smCount);
+    const std::vector<std::uint64_t> firstOwn = m.firstWaveSectors(blocks, firstWave);
+    sharing = detail::estimateL2Sharing(firstOwn, peers, m.strataPopulation, m.config.smCount);
+    if (blocks.size() > firstWave) {
+      carry = detail::estimateL2Carry(firstOwn, m.laterWaveSectors(blocks, firstWave), peers, m.strataPopulation,
+                                      m.config.smCount,
+                                      sharing.ownFetchFraction, m.config.sectorBytes,
+                                      static_cast<double>(m.config.l2BytesShare) * m.config.smCount);
+    }
     if (m.config.l2AtomicCycles > 0) {
       // Every block the other SMs run alongside the first wave updates what the sampled peers
       // show, grid neighbours included (they are left out of the peers' draw only because a
@@ -663,10 +675,19 @@ TimingResult TimingEngine::finish() {
     config.dramBytesPerCycle /= skew.applied;
     config.dramMixedBytesPerCycle /= skew.applied;
   }
-  const auto simulate = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+  // `firstWaveBlocks`: how many of `traced` (in order) are the SM's first wave; the rest find what
+  // other SMs' first-wave blocks left in the L2 (carry).
+  const auto simulateWith = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into, std::size_t firstWaveBlocks) {
     hoist(traced);
-    return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, sharing.ownFetchFraction, contention,
-                              into);
+    const detail::L2Fetch fetch{sharing.ownFetchFraction, carry.laterWaveOwnFetchFraction, firstWaveBlocks};
+    return detail::simulateSm(config, m.kernel, options, traced, writeBack.policy, fetch, contention, into);
+  };
+  const auto simulate = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    return simulateWith(traced, into, static_cast<std::size_t>(firstWave));
+  };
+  // The last partial wave runs after full waves: all of its blocks are later-wave blocks.
+  const auto simulateTail = [&](std::vector<detail::BlockTrace>& traced, TimingResult& into) {
+    return simulateWith(traced, into, 0);
   };
   // The last partial wave's blocks run alone (tail_wave.hpp): copies of as many traced blocks,
   // taken before the simulation hoists their loads.
@@ -697,8 +718,8 @@ TimingResult TimingEngine::finish() {
     if (!tailBlocks.empty()) {
       TimingResult tailResult;
       tailResult.blocksOnSm = tailBlocks.size();
-      std::vector<double> tail = simulateSampledLoop(options, tailBlocks, simulate, tailResult);
-      if (tail.empty()) tail = simulate(tailBlocks, tailResult);
+      std::vector<double> tail = simulateSampledLoop(options, tailBlocks, simulateTail, tailResult);
+      if (tail.empty()) tail = simulateTail(tailBlocks, tailResult);
       const double tailDuration = tail.empty() ? 0 : *std::max_element(tail.begin(), tail.end());
       tailWaveEnd = detail::tailWaveFinish(done, slots, result.blocksOnSm, perBlock, tailDuration);
       tailWaveAdds = tailWaveEnd - result.cycles;
@@ -780,6 +801,20 @@ TimingResult TimingEngine::finish() {
                               "SM's blocks; sharing counted in {}); a sector k SMs read is fetched once, by this SM "
                               "with probability 1/k, and found in the L2 (at its hit latency) otherwise",
                               sharing.peersSharing, sharing.peers, sharing.strata, sharing.strataCounted)});
+  if (sharedL2 && carry.laterSectors > 0)
+    result.assumptions.push_back(
+        {"L2 carried across waves",
+         carry.fits ? fmt::format("{:.1f} % of the {} sectors the later waves read were read by a first-wave block (this "
+                                  "SM's or another's) and are still in the L2; this SM fetches {:.1f} % of their L2 "
+                                  "misses from DRAM",
+                                  100 * carry.carriedFraction, carry.laterSectors, 100 * carry.laterWaveOwnFetchFraction)
+                    : fmt::format("not carried: what the GPU reads over the simulated blocks' span ({:.2f} MiB) "
+                                  "outgrows the L2 ({:.2f} MiB)",
+                                  carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0),
+         fmt::format("model (l2_sharing.hpp, L2Carry): the SM's first wave and the first-wave peers against its "
+                     "later-wave sectors, kept "
+                     "while the GPU's reads since (estimated {:.2f} MiB) fit in the L2 ({:.2f} MiB)",
+                     carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0)});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
                                 "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace teg::timing::detail {
 
@@ -105,6 +106,39 @@ L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::ve
   s.otherSms = std::min(static_cast<double>(smCount - 1), s.otherBlocks);
   s.ownFetchFraction = (1 - s.sharedFraction) + s.sharedFraction / (1 + s.otherSms);
   return s;
+}
+
+L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::vector<std::uint64_t>& laterOwn,
+                        const std::vector<TracedPeer>& peers, const std::vector<double>& strataPopulation, int smCount,
+                        double firstWaveOwnFetch, double sectorBytes, double l2Bytes) {
+  L2Carry c;
+  c.laterWaveOwnFetchFraction = firstWaveOwnFetch;
+  c.laterSectors = laterOwn.size();
+  c.l2Bytes = l2Bytes;
+  if (laterOwn.empty() || l2Bytes <= 0) return c;
+  // What the SM's own first wave read (its L2 share may have let it go; the L2 has not), and the
+  // rest, of which the first-wave peers show the fraction other SMs read.
+  std::vector<std::uint64_t> newLater;
+  std::set_difference(laterOwn.begin(), laterOwn.end(), firstOwn.begin(), firstOwn.end(), std::back_inserter(newLater));
+  const auto reread = static_cast<double>(laterOwn.size() - newLater.size());
+  double newCarried = 0;
+  if (!newLater.empty() && !peers.empty() && smCount >= 2) {
+    const L2Sharing seen = estimateL2Sharing(newLater, peers, strataPopulation, smCount);
+    if (seen.strataCounted > 0) newCarried = seen.sharedFraction;
+  }
+  const auto fresh = static_cast<double>(newLater.size());
+  c.carriedFraction = (reread + newCarried * fresh) / static_cast<double>(laterOwn.size());
+  // The GPU's reads over the span: the SM's distinct sectors, each read by k SMs counted 1/k
+  // times (the same fit of its sectors against the peers: its fetch fraction).
+  std::vector<std::uint64_t> all;
+  std::set_union(firstOwn.begin(), firstOwn.end(), laterOwn.begin(), laterOwn.end(), std::back_inserter(all));
+  const double perSm = peers.empty() || smCount < 2
+                           ? 1.0
+                           : estimateL2Sharing(all, peers, strataPopulation, smCount).ownFetchFraction;
+  c.footprintBytes = std::max(1, smCount) * sectorBytes * static_cast<double>(all.size()) * perSm;
+  c.fits = c.footprintBytes <= l2Bytes;
+  if (c.fits) c.laterWaveOwnFetchFraction = (1 - c.carriedFraction) * firstWaveOwnFetch;
+  return c;
 }
 
 bool fetchedByAnotherSm(std::uint64_t line, double ownFetchFraction) {

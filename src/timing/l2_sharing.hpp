@@ -44,6 +44,43 @@ struct TracedPeer {
 L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<TracedPeer>& peers,
                             const std::vector<double>& strataPopulation, int smCount);
 
+// L2 contents carried across waves. The L2 keeps what the first wave read while later waves run:
+// a sector that a later-wave block of the simulated SM reads and that a first-wave block of
+// another SM read before is already in the L2 (gpu-benches' gpu-l2-cache: block b reads slot
+// b mod R of a buffer the L2 holds, so every wave after the first re-reads data other SMs brought
+// in), as long as what the GPU read since fits in the L2 (LRU: it is evicted otherwise).
+struct L2Carry {
+  // Of the sectors the SM's later-wave blocks read, those a first-wave block read: of this SM
+  // (its own first wave's sectors) or of another SM (estimateL2Sharing's shared fraction, the
+  // first-wave peers against the later-wave sectors its first wave did not read).
+  double carriedFraction = 0;
+  // The fraction of a later-wave read miss this SM fetches from DRAM itself: (1 - carried) x the
+  // first wave's own fetch fraction when the data fit, else the first wave's.
+  double laterWaveOwnFetchFraction = 1;
+  double footprintBytes = 0;  // the distinct data the GPU reads over the simulated blocks' span (estimated)
+  double l2Bytes = 0;         // the whole L2
+  bool fits = false;
+  std::size_t laterSectors = 0;  // distinct sectors the SM's later-wave blocks read
+};
+
+// `firstOwn` / `laterOwn`: distinct sectors (sorted) the simulated SM's first-wave and later-wave
+// blocks read; `peers`, `strataPopulation`, `smCount`: as estimateL2Sharing; `firstWaveOwnFetch`:
+// its ownFetchFraction. The GPU's reads over the span are estimated as smCount x sectorBytes x
+// |firstOwn u laterOwn| x the fetch fraction estimateL2Sharing gives those sectors against the
+// peers (a sector k SMs read counts 1/k on each).
+L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::vector<std::uint64_t>& laterOwn,
+                        const std::vector<TracedPeer>& peers, const std::vector<double>& strataPopulation, int smCount,
+                        double firstWaveOwnFetch, double sectorBytes, double l2Bytes);
+
+// What the simulated SM's memory system is told of the L2 other SMs fill: the first wave's own
+// fetch fraction (L2Sharing), the later waves' (L2Carry), and which blocks are the first wave (the
+// first `firstWaveBlocks` of those simulated, in their order; 0 for the last partial wave run alone).
+struct L2Fetch {
+  double ownFetchFraction = 1.0;
+  double laterWaveOwnFetchFraction = -1;  // -1: as the first wave
+  std::size_t firstWaveBlocks = static_cast<std::size_t>(-1);
+};
+
 // Whether another SM fetched `line` (a cache line's index; the caller decides per line) before
 // this one asked for it, given the SM's own fetch fraction: a fixed hash of the line against the
 // fraction, so the same fraction of a large set of lines is fetched by this SM, deterministically

@@ -5,10 +5,12 @@
 
 namespace teg::timing::detail {
 
-MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, double ownFetchFraction)
+MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, double ownFetchFraction,
+                           double laterWaveOwnFetchFraction)
     : config_(config),
       writeBack_(writeBack),
       ownFetchFraction_(ownFetchFraction),
+      laterWaveOwnFetchFraction_(laterWaveOwnFetchFraction >= 0 ? laterWaveOwnFetchFraction : ownFetchFraction),
       sectorsPerLine_(std::max(1, config.lineBytes / std::max(1, config.sectorBytes))),
       l1_(config.l1Bytes, config.lineBytes, config.sectorBytes, config.l1Ways),
       // Shared data is held once in the L2 for all the SMs that read it (l2_sharing.hpp).
@@ -96,7 +98,8 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
 // outstanding for one memory latency (its own transfer plus the latency), not while it queues
 // behind others for the bandwidth — the queue is the bandwidth limit, counted once.
 [[gnu::always_inline]] inline double MemorySystem::throughL2(double now, std::uint64_t sector, Access kind,
-                                                             MemoryCounters& counters, double& slotFree) {
+                                                             MemoryCounters& counters, double& slotFree,
+                                                             double ownFetchFraction) {
   double start = now;
   if (config_.l2BytesPerCycle > 0) {
     start = std::max(now, l2FreeAt_);
@@ -121,7 +124,7 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
     if (!hit && l2Near_.enabled() && nearHit) hit = true;  // the near copy outlived the line's LRU place
     // A miss in this SM's share that another SM has already brought into the (one, shared) L2.
     // Local memory is per thread: no other SM reads it.
-    if (!hit && (sector & kLocalSectorTag) == 0 && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction_)) {
+    if (!hit && (sector & kLocalSectorTag) == 0 && fetchedByAnotherSm(sector / sectorsPerLine_, ownFetchFraction)) {
       hit = true;
       ++counters.l2PeerHits;
     }
@@ -202,7 +205,9 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
   return dramStart + transfer + config_.dramLatency;
 }
 
-double MemorySystem::load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters) {
+double MemorySystem::load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters,
+                          bool laterWave) {
+  const double fetchFraction = laterWave ? laterWaveOwnFetchFraction_ : ownFetchFraction_;
   double done = now + (viaL1 ? config_.l1HitLatency : config_.l2HitLatency);
   counters.sectorsRequested += static_cast<std::uint64_t>(count);
   for (int i = 0; i < count; ++i) {
@@ -222,7 +227,7 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
       // merges them) instead of getting it at L1 latency.
       ready = l1_.hitReady(now, config_.l1HitLatency);
     } else {
-      ready = throughL2(now, sectors[i], Access::Read, counters, slotFree);
+      ready = throughL2(now, sectors[i], Access::Read, counters, slotFree, fetchFraction);
       if (viaL1) l1_.setLastFillTime(ready);
     }
     track(now, slotFree);
@@ -236,7 +241,7 @@ double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, 
   double done = now;
   for (int i = 0; i < count; ++i) {
     double slotFree = 0;
-    const double ready = throughL2(now, sectors[i], kind, counters, slotFree);
+    const double ready = throughL2(now, sectors[i], kind, counters, slotFree, ownFetchFraction_);
     track(now, slotFree);
     done = std::max(done, ready);
   }
@@ -260,7 +265,7 @@ double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count,
   double done = now;
   for (int i = 0; i < count; ++i) {
     double slotFree = 0;
-    const double ready = throughL2(now, sectors[i], Access::Atomic, counters, slotFree);
+    const double ready = throughL2(now, sectors[i], Access::Atomic, counters, slotFree, ownFetchFraction_);
     double gpuPerOwn = 1;  // the GPU's operations on this sector per operation of this SM
     if (contention_ != nullptr)
       if (const auto it = contention_->find(sectors[i]); it != contention_->end()) gpuPerOwn = it->second;

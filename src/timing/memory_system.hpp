@@ -29,7 +29,10 @@ class MemorySystem {
  public:
   // `ownFetchFraction`: of the reads that miss this SM's L2 share, the fraction it fetches from
   // DRAM itself; the others find the sector brought in by another SM (l2_sharing.hpp).
-  MemorySystem(const TimingConfig& config, WriteBack writeBack, double ownFetchFraction = 1.0);
+  // `laterWaveOwnFetchFraction`: the same for the loads of blocks after the first wave, which also
+  // find what the first wave's blocks on other SMs left in the L2 (L2Carry; -1: as the first wave).
+  MemorySystem(const TimingConfig& config, WriteBack writeBack, double ownFetchFraction = 1.0,
+               double laterWaveOwnFetchFraction = -1);
 
   // Sectors in flight at `at` (a request issued at or after the last issue).
   int inFlight(double at) const;
@@ -42,7 +45,9 @@ class MemorySystem {
 
   // A load of the given sectors issued at `now`; returns when its data is back. `viaL1`: the L1
   // may serve it (the caller decides from the cache operator and the device's default).
-  double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters);
+  // `laterWave`: a block after the first wave of the SM issues it (laterWaveOwnFetchFraction).
+  double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters,
+              bool laterWave = false);
   // A store (no L1 allocation; write-back L2: a sector it dirties costs a DRAM write); returns
   // when the pipeline accepted it.
   double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
@@ -57,7 +62,8 @@ class MemorySystem {
 
  private:
   enum class Access { Read, Write, Atomic };
-  double throughL2(double now, std::uint64_t sector, Access kind, MemoryCounters& counters, double& slotFree);
+  double throughL2(double now, std::uint64_t sector, Access kind, MemoryCounters& counters, double& slotFree,
+                   double ownFetchFraction);
   // One sector through this SM's share of the DRAM bandwidth, queued from `start`; returns when
   // its data is back and sets when it gives back its C_mem slot.
   // `write`: a write-back (else a read): the pipe's time per sector grows with the mix of the two
@@ -73,6 +79,7 @@ class MemorySystem {
   const TimingConfig& config_;
   WriteBack writeBack_;
   double ownFetchFraction_ = 1.0;
+  double laterWaveOwnFetchFraction_ = 1.0;
   // Another SM fetched a whole line or none of it (the decision is per line): a warp's request
   // for one line then waits for DRAM with probability ownFetchFraction, not 1 - (1 - it)^sectors.
   int sectorsPerLine_ = 4;

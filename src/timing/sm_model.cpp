@@ -149,10 +149,11 @@ struct Slot {
 class Sm {
  public:
   Sm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-     const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction,
+     const std::vector<BlockTrace>& blocks, WriteBack writeBack, const L2Fetch& fetch,
      const AtomicContention& contention, TimingResult& result)
       : config_(config), kernel_(kernel), options_(options), blocks_(blocks), result_(result),
-        memory_(config, writeBack, ownFetchFraction), loads_(kClassCount, options.loadBuckets) {
+        memory_(config, writeBack, fetch.ownFetchFraction, fetch.laterWaveOwnFetchFraction),
+        firstWaveBlocks_(fetch.firstWaveBlocks), loads_(kClassCount, options.loadBuckets) {
     memory_.setAtomicContention(&contention);
     program_ = decodeProgram(kernel_, config_);
     const int slots = std::max(1, options.residentBlocks);
@@ -640,7 +641,9 @@ class Sm {
         ++lsuVersion_;
         if (d.kind == trace::InstrKind::Load) {
           ++mc.globalLoads;
-          complete = memory_.load(now, list, sectors, d.viaL1, mc);
+          // A block after the SM's first wave also finds what other SMs' first-wave blocks left in the L2.
+          const bool laterWave = static_cast<std::size_t>(w.block - blocks_.data()) >= firstWaveBlocks_;
+          complete = memory_.load(now, list, sectors, d.viaL1, mc, laterWave);
         } else if (d.kind == trace::InstrKind::Store) {
           ++mc.globalStores;
           memory_.store(now, list, sectors, mc);
@@ -786,6 +789,7 @@ class Sm {
   const std::vector<BlockTrace>& blocks_;
   TimingResult& result_;
   MemorySystem memory_;
+  std::size_t firstWaveBlocks_ = 0;
   UnitLoad loads_;
 
   DecodedProgram program_;
@@ -812,9 +816,9 @@ class Sm {
 }  // namespace
 
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel, const EngineOptions& options,
-                               const std::vector<BlockTrace>& blocks, WriteBack writeBack, double ownFetchFraction,
+                               const std::vector<BlockTrace>& blocks, WriteBack writeBack, const L2Fetch& fetch,
                                const AtomicContention& contention, TimingResult& result) {
-  Sm sm(config, kernel, options, blocks, writeBack, ownFetchFraction, contention, result);
+  Sm sm(config, kernel, options, blocks, writeBack, fetch, contention, result);
   return sm.run();
 }
 

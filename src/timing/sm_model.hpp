@@ -10,6 +10,7 @@
 
 #include "atomic_contention.hpp"
 #include "block_trace.hpp"
+#include "l2_sharing.hpp"
 #include "write_back.hpp"
 #include "teg/timing/config.hpp"
 #include "teg/timing/engine.hpp"
@@ -20,12 +21,12 @@ namespace teg::timing::detail {
 
 // Runs `blocks` (in the order the SM starts them) and fills the simulated part of `result`
 // (everything except extrapolation and the bound). Returns each block's completion time.
-// `ownFetchFraction`: see MemorySystem (1: no data brought into the L2 by other SMs);
+// `fetch`: see MemorySystem and L2Fetch (fractions 1: no data brought into the L2 by other SMs);
 // `contention`: the GPU's operations on each atomic sector per operation of this SM
 // (atomic_contention.hpp).
 std::vector<double> simulateSm(const TimingConfig& config, const trace::KernelInfo& kernel,
                                const EngineOptions& options, const std::vector<BlockTrace>& blocks,
-                               WriteBack writeBack, double ownFetchFraction, const AtomicContention& contention,
+                               WriteBack writeBack, const L2Fetch& fetch, const AtomicContention& contention,
                                TimingResult& result);
 
 }  // namespace teg::timing::detail

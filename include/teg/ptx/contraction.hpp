@@ -26,4 +26,17 @@ namespace teg::ptx {
 // Per instruction of `function`: the index of the add/sub it fuses into, or -1.
 std::vector<std::int32_t> fmaContractionTargets(const Function& function);
 
+// Logic contraction: which two-input `and`/`or`/`xor` ptxas folds into the logic operation that
+// consumes it. From Maxwell on the SASS has a three-input logic operation, LOP3.LUT Rd, Ra, Rb, Rc
+// with an 8-bit truth table (CUDA Binary Utilities, "Instruction Set Reference": LOP3), and ptxas
+// folds a chain of two-input operations into it: `x ^= a; x ^= b` is one LOP3, a chain of 16 XORs
+// eight (the SASS of data/validation/kernels/l1_bandwidth.cu's l1Read32 on sm_90 has half the
+// logic instructions of its PTX). The rule, as conservative as the FMA one: an unguarded
+// and/or/xor.b32 whose result has that single definition and a single use, read once by an
+// unguarded and/or/xor.b32 later in the same basic block, with none of its sources redefined in
+// between, at most one immediate among the three sources, and neither instruction already a
+// three-input one (a fused instruction absorbs nothing more and is absorbed by nothing).
+// Per instruction: the index of the logic instruction it folds into, or -1.
+std::vector<std::int32_t> logicContractionTargets(const Function& function);
+
 }  // namespace teg::ptx

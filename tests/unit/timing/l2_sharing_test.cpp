@@ -240,3 +240,101 @@ TEST(L2Sharing, AGemmsRowAndColumnPanelsAreSharedAsTheGridSays) {
 }
 
 }  // namespace
+
+// L2 contents carried across waves (L2Carry), worked by hand: 8 one-warp blocks on 4 SMs with one
+// resident block each, so SM 0 runs block 0 in the first wave and block 4 in the second. Each
+// block loads the 32 lines (128 sectors) of one slot of a buffer, as gpu-benches' gpu-l2-cache
+// has block b read slot b mod R: here block b < 4 reads slot b and a later block slot `laterSlot`
+// of b. The first wave's other blocks are 1, 2 and 3; 1 is block 0's grid neighbour, so the
+// peers are 2 and 3 (all of their stratum).
+namespace {
+
+constexpr std::uint64_t kSlots = 0x30000000ull;
+
+TimingResult runSlotKernel(std::int64_t l2ShareBytes, const std::function<std::uint64_t(std::uint32_t)>& laterSlot) {
+  auto config = simpleConfig(4, 1, 1);
+  config.smCount = 4;
+  config.l2BytesShare = l2ShareBytes;
+  EngineOptions options;
+  options.residentBlocks = 1;
+  options.peerBlocks = 8;
+  const auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 8, 32);
+  return runSynthetic(config, options, kernel, [](auto, auto) { return repeat(0, 32); },
+                      [&](std::uint32_t block, auto, std::size_t i, int lane) {
+                        const std::uint64_t slot = block < 4 ? block : laterSlot(block);
+                        return kSlots + (slot * 32 + i) * 128 + static_cast<std::uint64_t>(lane) * 4;
+                      });
+}
+
+std::string carryValue(const TimingResult& r) {
+  for (const auto& a : r.assumptions)
+    if (a.parameter == "L2 carried across waves") return a.value;
+  return "(none)";
+}
+
+}  // namespace
+
+TEST(L2Carry, ASlotAnotherSmReadInTheFirstWaveIsAnL2HitForALaterWave) {
+  // Later block b reads slot (b + 2) mod 4: block 4 reads slot 2, which peer block 2 (SM 2) read in
+  // the first wave. Block 0's slot 0 no peer reads: the first wave shares nothing (fetch 100 %).
+  // Block 4's 128 sectors: peer 2 reads all, peer 3 none; N = P = 2, D = 2/2 x 128/128 = 1,
+  // q = 1, so d = 1 and a = 1: every later-wave sector was read before. The GPU's reads over the
+  // span: the SM's 256 sectors (slots 0 and 2) against the peers: D = q = 128/256 = 1/2, d = 1, so
+  // half of them read by one other SM: 4 SMs x 32 B x 256 x (1/2 + 1/2 x 1/2) = 24 KiB <= the L2
+  // (4 x 64 KiB): carried, this SM fetches (1 - 1) x 1 = 0 of block 4's misses. DRAM: block 0's
+  // 128 sectors only.
+  const auto carried = runSlotKernel(64 * 1024, [](std::uint32_t b) { return (b + 2) % 4; });
+  EXPECT_EQ(carryValue(carried).rfind("100.0 % of the 128 sectors", 0), 0u) << carryValue(carried);
+  EXPECT_NE(carryValue(carried).find("fetches 0.0 %"), std::string::npos) << carryValue(carried);
+  EXPECT_EQ(carried.memory.dramSectors, 128u);
+  EXPECT_EQ(carried.memory.l2PeerHits, 128u);
+  // Later block b reads slot b (4 for block 4), which no block read before: all 256 from DRAM.
+  const auto fresh = runSlotKernel(64 * 1024, [](std::uint32_t b) { return b; });
+  EXPECT_EQ(carryValue(fresh).rfind("0.0 % of the 128 sectors", 0), 0u) << carryValue(fresh);
+  EXPECT_EQ(fresh.memory.dramSectors, 256u);
+  EXPECT_EQ(fresh.memory.l2PeerHits, 0u);
+  EXPECT_LT(carried.cycles, fresh.cycles);
+}
+
+TEST(L2Carry, NotCarriedWhenTheGpusReadsOutgrowTheL2) {
+  // The first test's launch with a 2 KiB share per SM: the L2 (8 KiB) is smaller than the 24 KiB
+  // the GPU reads over the span, so slot 2 is gone by the second wave: 256 sectors from DRAM.
+  const auto r = runSlotKernel(2 * 1024, [](std::uint32_t b) { return (b + 2) % 4; });
+  EXPECT_NE(carryValue(r).find("not carried"), std::string::npos) << carryValue(r);
+  EXPECT_NE(carryValue(r).find("(0.02 MiB) outgrows the L2 (0.01 MiB)"), std::string::npos) << carryValue(r);
+  EXPECT_EQ(r.memory.dramSectors, 256u);
+  EXPECT_EQ(r.memory.l2PeerHits, 0u);
+}
+
+TEST(L2Carry, OwnFirstWaveDataAndWhatPeersReadAreCarriedInProportion) {
+  using teg::timing::detail::estimateL2Carry;
+  using teg::timing::detail::L2Carry;
+  using teg::timing::detail::TracedPeer;
+  // estimateL2Carry by hand, 2 SMs. The SM's first wave read sectors 0-127; its later waves read
+  // 0-31 (its own first wave's: carried), 200-231 and 300-363 (96 new). One peer (its stratum
+  // of 1, all traced) read 200-231: D = 1/1 x 32/96 = 1/3, q = 1/3, so d = 1 and a = 1/3 of the
+  // new sectors. Carried: (32 + 96/3) / 128 = 50 %; fetched here (1 - 1/2) x 1 = 50 %. The GPU's
+  // reads over the span: the SM's 224 distinct sectors against the peer: D = q = 32/224 = 1/7,
+  // d = 1, so 1/7 of them read by one other SM: 2 x 32 B x 224 x (6/7 + 1/7 x 1/2) = 13312 B.
+  std::vector<std::uint64_t> first, later, peer;
+  for (std::uint64_t s = 0; s < 128; ++s) first.push_back(s);
+  for (std::uint64_t s = 0; s < 32; ++s) later.push_back(s);
+  for (std::uint64_t s = 200; s < 232; ++s) later.push_back(s), peer.push_back(s);
+  for (std::uint64_t s = 300; s < 364; ++s) later.push_back(s);
+  const std::vector<TracedPeer> peers{{peer, 0}};
+  const L2Carry fits = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13312);
+  EXPECT_DOUBLE_EQ(fits.carriedFraction, 0.5);
+  EXPECT_DOUBLE_EQ(fits.footprintBytes, 13312);
+  EXPECT_TRUE(fits.fits);
+  EXPECT_DOUBLE_EQ(fits.laterWaveOwnFetchFraction, 0.5);
+  EXPECT_EQ(fits.laterSectors, 128u);
+  // One byte less of L2: not carried, the later waves fetch as the first (its fraction, 0.8 here,
+  // scales what is fetched, not the footprint).
+  const L2Carry tooBig = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13311);
+  EXPECT_FALSE(tooBig.fits);
+  EXPECT_DOUBLE_EQ(tooBig.laterWaveOwnFetchFraction, 1.0);
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 13311).laterWaveOwnFetchFraction, 0.8);
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, peers, {1.0}, 2, 0.8, 32, 13312).laterWaveOwnFetchFraction, 0.4);
+  // Without peers only the own re-read counts: 32 / 128.
+  EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, {}, {1.0}, 2, 1.0, 32, 1e9).carriedFraction, 0.25);
+}
