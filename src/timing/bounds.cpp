@@ -6,6 +6,23 @@
 
 namespace teg::timing::detail {
 
+double dramBoundCycles(const TimingConfig& config, const MemoryCounters& memory) {
+  if (!(config.dramBytesPerCycle > 0)) return 0;
+  double cycles = memory.dramBytes / config.dramBytesPerCycle;
+  // The read/write turnaround the DRAM pipe charges (MemorySystem::dramTransfer): 2 min(w, 1 - w)
+  // of the sectors follow a change of direction, each costing sector / sustained - sector / peak.
+  // Without it the floor is the peak and a read/write stream could be extrapolated above the
+  // device's sustained bandwidth (issue 25: never above it).
+  if (config.dramMixedBytesPerCycle > 0 && memory.dramSectors > 0) {
+    const double turnaround =
+        std::max(0.0, config.sectorBytes / config.dramMixedBytesPerCycle - config.sectorBytes / config.dramBytesPerCycle);
+    const double sectors = static_cast<double>(memory.dramSectors);
+    const double w = static_cast<double>(memory.dramWriteSectors) / sectors;
+    cycles += sectors * turnaround * 2 * std::min(w, 1 - w);
+  }
+  return cycles;
+}
+
 std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result) {
   std::vector<Bound> bounds;
   const double schedulers = std::max(1, config.schedulers);
@@ -24,7 +41,7 @@ std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResul
     bounds.push_back({"L2 bandwidth", static_cast<double>(result.memory.sectorsRequested - result.memory.l1Hits) *
                                           config.sectorBytes / config.l2BytesPerCycle});
   if (config.dramBytesPerCycle > 0)
-    bounds.push_back({"DRAM bandwidth", result.memory.dramBytes / config.dramBytesPerCycle});
+    bounds.push_back({"DRAM bandwidth", dramBoundCycles(config, result.memory)});
   // Little's law on C_mem (Lai eq. 3.1): each sector holds a slot for at least its latency. A DRAM
   // sector's share of this is the DRAM bandwidth bound again (C_mem = share x latency / sector,
   // eq. 3.2); it differs where L2 accesses hold slots too (devices without timing.l2_bytes_per_clk,

@@ -21,6 +21,10 @@ struct Bound {
   double cycles = 0;
 };
 
+// The cycles the SM's DRAM share needs to move `memory`'s sectors: the peak rate plus the
+// read/write turnaround of its mix of reads and write-backs (as MemorySystem::dramTransfer).
+double dramBoundCycles(const TimingConfig& config, const MemoryCounters& memory);
+
 // Every bound of the simulated part of `result`, largest first.
 std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result);
 
