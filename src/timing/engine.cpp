@@ -727,6 +727,14 @@ TimingResult TimingEngine::finish() {
     }
     result.extrapolated = true;
   }
+  // Over the whole launch the SM's DRAM share moves its blocks' sectors no faster than the bandwidth
+  // bound (the peak plus the turnaround of their read/write mix): the simulated blocks may run up to
+  // one DRAM latency ahead of the share (a burst, memory_system.cpp), the launch may not (issue 25:
+  // a stream is never predicted above the sustained bandwidth).
+  if (result.blocksSimulated > 0)
+    result.cycles = std::max(result.cycles, detail::dramBoundCycles(config, result.memory) *
+                                                static_cast<double>(result.blocksOnSm) /
+                                                static_cast<double>(result.blocksSimulated));
   result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;
   result.launch = launchViews(result.timeMs, m.config);
   result.ipc = result.simulatedCycles > 0 ? static_cast<double>(result.warpInstructions) / result.simulatedCycles : 0;

@@ -133,3 +133,4 @@ TEST(DramTurnaround, TheDramBoundChargesTheTurnaroundOfItsMix) {
   memory.dramWriteSectors = 50;
   EXPECT_DOUBLE_EQ(teg::timing::detail::dramBoundCycles(pipeConfig(0), memory), 200);
 }
+
