@@ -638,6 +638,7 @@ class Sm {
         const std::uint64_t* list = m == nullptr ? nullptr : w.block->sectors.data() + m->firstSector;
         busy = std::max(d.unitInterval, config_.lsuBytesPerCycle > 0 ? sectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
         lsuFreeAt_ = now + busy;
+        mc.lsuBusyCycles += busy;
         ++lsuVersion_;
         if (d.kind == trace::InstrKind::Load) {
           ++mc.globalLoads;

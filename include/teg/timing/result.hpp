@@ -54,6 +54,7 @@ struct MemoryCounters {
   std::uint64_t l2SlotSectors = 0;     // L2-served sectors that held a C_mem slot (no L2 bandwidth figure)
   std::uint64_t sharedRequests = 0, sharedWavefronts = 0;
   double dramBytes = 0;
+  double lsuBusyCycles = 0;  // cycles the LD/ST data path was held by global accesses (its lanes or its bytes)
 };
 
 struct TimelineEntry {
