@@ -33,8 +33,7 @@ struct ValidateArgs {
   unsigned threads = 1;
   // --isa (isa_option.hpp). auto by default, as `teg predict`: SASS wherever the GPU and the
   // kernel allow it, PTX with the reason elsewhere (docs/validation.md, "PTX vs SASS": every
-  // group as good on SASS within the 0.3-point noise but bandwidth-turing, one T4 L1 row, which
-  // the docs leave open). --isa sass runs the suites of GPUs
+  // group as good on SASS within the 0.3-point noise). --isa sass runs the suites of GPUs
   // below cc 7.5 on PTX with the reason (analysis/validation.cpp) rather than refusing the run.
   std::string isa = "auto";
 };
