@@ -28,6 +28,7 @@
 #include <cctype>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -210,18 +211,21 @@ void arrivesSm90(SassCtx& c) {
 // bytes from URs:URs+1 to the shared offset URd and completes them on the mbarrier at URd+1.
 void ublkcp(SassCtx& c) {
   const SassInstr& in = c.in;
+  if (c.exec == 0) return;  // no lane to issue it
   const int l = std::countr_zero(c.exec);
   const std::uint32_t dst = c.w.ur[in.op[0].uniformRow] + static_cast<std::uint32_t>(in.op[0].imm64);
   const std::uint32_t bar = c.w.ur[in.op[0].uniformRow + 1];
   const std::uint64_t src = (c.w.ur[in.op[1].uniformRow] | (std::uint64_t{c.w.ur[in.op[1].uniformRow + 1]} << 32)) +
                             static_cast<std::uint64_t>(in.op[1].imm64);
-  const std::uint32_t bytes = c.src(in.op[2])[l] * 16u;
-  if (bytes == 0 || dst % 16 || src % 16)
+  // In 64 bits: a count of 2^28 or more 16-byte units would wrap to a small size in 32.
+  const std::uint64_t bytes = std::uint64_t{c.src(in.op[2])[l]} * 16u;
+  if (bytes == 0 || bytes > std::numeric_limits<std::uint32_t>::max() || dst % 16 || src % 16)
     c.fail(l, fmt::format("cp.async.bulk of {} bytes 0x{:x} <- 0x{:x}: size and addresses must be multiples of 16", bytes,
                           dst, src));
   if (c.addresses) c.addresses[l] = src;
-  std::memcpy(c.block.resolve(c.w, l, in, Space::Shared, dst, bytes, true),
-              c.block.resolve(c.w, l, in, Space::Global, src, bytes, false), bytes);
+  const auto size = static_cast<std::uint32_t>(bytes);
+  std::memcpy(c.block.resolve(c.w, l, in, Space::Shared, dst, size, true),
+              c.block.resolve(c.w, l, in, Space::Global, src, size, false), size);
   Opnd m{};
   m.kind = OpndKind::Mem;
   m.row = kSassZeroRow;
