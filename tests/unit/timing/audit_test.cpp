@@ -305,8 +305,9 @@ TEST(Audit, SmInternalFigureOfAnotherChipOfTheSameComputeCapabilityIsDerived) {
   // The L4 (AD104) takes sm_89's shared-memory latency, measured on the RTX 4090 (AD102): one SM
   // design per compute capability, so derived; its L2 latency, a property of the chip, stays
   // assumed (MeasurementOfAnotherChipIsAssumed). The T4 (TU104) takes NMSU's sad.u32 on the TITAN
-  // RTX (TU102); the A10 (GA102) the RTX 3060 Laptop GPU's (GA106) shared-memory latency. The B200
-  // (GB100, sm_100) takes the H800's (GH100, sm_90): another SM design, so still assumed.
+  // RTX (TU102); the RTX A4000 (GA104) the RTX 3060 Laptop GPU's (GA106) shared-memory latency. The
+  // A10 (GA102) takes the RTX A6000's own (Huerta et al. 2025 Table 2): a sibling, not the SM rule.
+  // The B200 (GB100, sm_100) takes the H800's (GH100, sm_90): another SM design, so still assumed.
   const auto l4 = teg::timing::auditTimingFigures(database().find("l4"), database());
   const auto& shared = entry(l4, "shared-memory latency");
   EXPECT_EQ(shared.basis, FigureBasis::Derived);
@@ -317,10 +318,21 @@ TEST(Audit, SmInternalFigureOfAnotherChipOfTheSameComputeCapabilityIsDerived) {
   EXPECT_EQ(entry(t4, "execution latency sad").measuredOn, "titan-rtx");
   const auto titan = teg::timing::auditTimingFigures(database().find("titan rtx"), database());
   EXPECT_EQ(entry(titan, "execution latency sad").basis, FigureBasis::Measured);
+  const auto a4000 = teg::timing::auditTimingFigures(database().find("rtx-a4000"), database());
+  EXPECT_EQ(entry(a4000, "shared-memory latency").basis, FigureBasis::Derived);
+  EXPECT_EQ(entry(a4000, "shared-memory latency").measuredOn, "rtx3060-laptop");
+  EXPECT_DOUBLE_EQ(std::stod(entry(a4000, "shared-memory latency").value), 23);  // YKTian-x2b, LDS chain
+  // GA102: the RTX A6000's own Table 2 rows (regular address register), 24 and 32 cycles.
+  const auto a6000 = teg::timing::auditTimingFigures(database().find("rtx-a6000"), database());
+  EXPECT_EQ(entry(a6000, "shared-memory latency").basis, FigureBasis::Measured);
+  EXPECT_EQ(entry(a6000, "L1 hit latency").basis, FigureBasis::Measured);
   const auto a10 = teg::timing::auditTimingFigures(database().find("a10"), database());
-  EXPECT_EQ(entry(a10, "shared-memory latency").basis, FigureBasis::Derived);
-  EXPECT_EQ(entry(a10, "shared-memory latency").measuredOn, "rtx3060-laptop");
-  EXPECT_DOUBLE_EQ(std::stod(entry(a10, "shared-memory latency").value), 23);  // YKTian-x2b, LDS chain
+  for (const std::string parameter : {"shared-memory latency", "L1 hit latency"}) {
+    EXPECT_EQ(entry(a10, parameter).basis, FigureBasis::Sibling) << parameter;
+    EXPECT_EQ(entry(a10, parameter).measuredOn, "rtx-a6000") << parameter;
+  }
+  EXPECT_DOUBLE_EQ(std::stod(entry(a10, "shared-memory latency").value), 24);
+  EXPECT_DOUBLE_EQ(std::stod(entry(a10, "L1 hit latency").value), 32);
   const auto b200 = teg::timing::auditTimingFigures(database().find("b200"), database());
   EXPECT_EQ(entry(b200, "shared-memory latency").basis, FigureBasis::Assumed);
   EXPECT_EQ(entry(b200, "shared-memory latency").measuredOn, "h800-pcie-80gb");
