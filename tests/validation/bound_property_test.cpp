@@ -65,7 +65,9 @@ int checkCorpus(const std::string& isa, const std::vector<std::string>& gpus) {
       const json j = bound({"--launch", launch, "--gpu", gpu, "--isa", isa});
       if (j.is_null()) continue;
       ++checked;
-      if (isa != "auto") EXPECT_EQ(j["isa"]["used"], isa);
+      if (isa != "auto") {
+        EXPECT_EQ(j["isa"]["used"], isa);
+      }
       onSass += j["isa"]["used"] == "sass";
       const double predicted = j["predicted_cycles"];
       EXPECT_GT(predicted, 0);

@@ -78,9 +78,10 @@ TEST(PublicKernels, MultiWarpTilePredictsOnThePtxAndSaysWhy) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["isa"]["used"], "ptx");
-  if (j["isa"]["reason"].get<std::string>().find("nvdisasm") == std::string::npos)
+  if (j["isa"]["reason"].get<std::string>().find("nvdisasm") == std::string::npos) {
     EXPECT_NE(j["isa"]["reason"].get<std::string>().find("reserved shared memory"), std::string::npos)
         << j["isa"]["reason"];
+  }
   EXPECT_GT(j["time_ms"].get<double>(), 0.0);
 }
 
@@ -138,7 +139,9 @@ TEST(PublicKernels, ADeviceVariablePredictsOnTheSass) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const std::string reason = j["isa"]["reason"];
-  if (reason.find("nvdisasm") == std::string::npos) EXPECT_EQ(j["isa"]["used"], "sass") << reason;
+  if (reason.find("nvdisasm") == std::string::npos) {
+    EXPECT_EQ(j["isa"]["used"], "sass") << reason;
+  }
 }
 
 }  // namespace
