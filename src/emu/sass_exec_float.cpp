@@ -823,29 +823,44 @@ void decodeHmnmx2(SassInstr& in, const sass::Instruction& ir, const SassDecodeCo
 }
 
 // F2FP.F16.F32.PACK_AB / F2FP.BF16(.F32).PACK_AB Rd, a, b: a rounded into the high half, b into the
-// low (as cvt.rn.f16x2.f32 d, a, b).
+// low (as cvt.rn.f16x2.f32 d, a, b). F2FP(.F16.F32).MERGE_C Rd, a, c: a rounded into the low half,
+// the low half of c (raw bits) into the high half; ptxas uses it for one cvt.f16.f32 (c = RZ) and
+// to build a half pair from two converted constants (MERGE_C R5, 1, RZ then MERGE_C R5, -3.45, R5
+// leaves {1.0, rz(-3.45)} in R5.H1/R5.H0: differential seed 5000899). .SATFINITE: an overflow gives
+// the largest finite half (PTX cvt.rn.satfinite.f16.f32).
+constexpr std::uint32_t kMergeC = 32, kSatFinite = 64;
+
 void f2fp(SassCtx& c) {
   const SassInstr& in = c.in;
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const Round r = roundOf(in.mods);
-  const bool bf = in.mods & kBf16;
+  const bool bf = in.mods & kBf16, mergeC = in.mods & kMergeC, satFinite = in.mods & kSatFinite;
   auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     auto one = [&](std::uint32_t v) -> std::uint32_t {
       double x = std::bit_cast<float>(v);
       if (in.mods & kSat) x = saturate(x);
-      return bf ? toBf16Bits(x, r) : toHalfBits(x, r, false, false);
+      return bf ? toBf16Bits(x, r) : toHalfBits(x, r, false, false, satFinite);
     };
-    d[l] = (one(f32Operand(c, in.op[1], a, l)) << 16) | one(f32Operand(c, in.op[2], b, l));
+    if (mergeC)
+      d[l] = (b[l] << 16) | one(f32Operand(c, in.op[1], a, l));
+    else
+      d[l] = (one(f32Operand(c, in.op[1], a, l)) << 16) | one(f32Operand(c, in.op[2], b, l));
   });
 }
 void decodeF2fp(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   requireOps(in, ir, ctx, 3);
-  if (!ir.hasModifier("PACK_AB")) sassDecodeError(ir, ctx, "unsupported form of");
-  refuse(ir, ctx, {"RELU", "E4M3", "E5M2", "SATFINITE"});
+  const bool mergeC = ir.hasModifier("MERGE_C");
+  if (!ir.hasModifier("PACK_AB") && !mergeC) sassDecodeError(ir, ctx, "unsupported form of");
+  refuse(ir, ctx, {"RELU", "E4M3", "E5M2"});
+  // bf16 .satfinite is not run by the PTX emulator either; refused rather than guessed
+  if (ir.hasModifier("BF16") && ir.hasModifier("SATFINITE")) sassDecodeError(ir, ctx, "unsupported form of");
   floatImmediates(in, ir, false);
+  // MERGE_C's c is raw bits (a register whose low half is kept), never a float value
+  if (mergeC && in.op[2].kind != OpndKind::Reg) sassDecodeError(ir, ctx, "unsupported form of");
   sassDestination(in.op[0]);
-  in.mods = commonMods(ir) | (ir.hasModifier("BF16") ? kBf16 : 0);
+  in.mods = commonMods(ir) | (ir.hasModifier("BF16") ? kBf16 : 0) | (mergeC ? kMergeC : 0) |
+            (ir.hasModifier("SATFINITE") ? kSatFinite : 0);
   in.fn = &f2fp;
 }
 

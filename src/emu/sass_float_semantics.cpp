@@ -225,9 +225,9 @@ std::uint64_t intToFloat(std::uint64_t v, int srcBits, bool srcSigned, int dstBi
 
 double halfValue(std::uint16_t h) { return fromHalf(h); }
 
-std::uint16_t toHalfBits(double x, Round r, bool ftz, bool sat) {
+std::uint16_t toHalfBits(double x, Round r, bool ftz, bool sat, bool satFinite) {
   if (sat) x = saturate(x);
-  std::uint16_t h = toHalf(x, hostMode(r), false);
+  std::uint16_t h = toHalf(x, hostMode(r), satFinite);
   if (ftz && (h & 0x7c00) == 0) h &= 0x8000;
   return h;
 }

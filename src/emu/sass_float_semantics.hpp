@@ -69,7 +69,9 @@ std::uint64_t floatToFloat(std::uint64_t v, int srcBits, int dstBits, Round r, b
 
 // binary16 helpers: the value of a half, and rounding a double to a half (canonical NaN 0x7fff).
 double halfValue(std::uint16_t h);
-std::uint16_t toHalfBits(double x, Round r, bool ftz, bool sat);
+// satFinite: an overflow gives the largest finite half of its sign, not infinity (F2FP.SATFINITE,
+// PTX cvt.rn.satfinite.f16.f32).
+std::uint16_t toHalfBits(double x, Round r, bool ftz, bool sat, bool satFinite = false);
 std::uint16_t toBf16Bits(double x, Round r);
 
 }  // namespace teg::emu::sassfloat

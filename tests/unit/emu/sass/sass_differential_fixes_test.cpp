@@ -20,6 +20,8 @@
 // - `IADD3.X R11, PT, PT, RZ, R5, RZ, P0, P1` (sm_100+) has eight operands: the eighth was dropped;
 // - `LOP3.LUT P0, RZ, R9, R3, RZ, 0xc0, P0`: the trailing predicate is ORed into P0 (a 64-bit bit test);
 // - `HFMA2 R7, R7, -R10.H0_NH1, R6` (sm_86+): a half permutation with a negated half.
+// - `F2FP.SATFINITE.MERGE_C R0, R4, RZ` (sm_80+, cvt.rn.satfinite.f16.f32): an overflow or an
+//   infinity gives the largest finite half; MERGE_C with another c: tests/differential/reproducers.
 // (Reconvergence with a barrier register reused by sibling regions: tests/differential/reproducers.)
 #include <gtest/gtest.h>
 
@@ -109,6 +111,17 @@ extern "C" __global__ void slowpaths(const float* f, float* fo) {
 )";
 
 constexpr int kThreads = 32;
+
+// Its own module: for sm_75, ptxas assembles cvt.rn.satfinite.f16.f32 into an encoding nvdisasm 13
+// prints no text for (the words "0x00000004ff08723e 0x004fc800000060ff" with no instruction line),
+// so the SASS of any kernel beside it could not be read there.
+const char* const kSatFinite = R"(
+extern "C" __global__ void satfinite(const float* f, unsigned* o) {
+  unsigned short s;
+  asm("cvt.rn.satfinite.f16.f32 %0, %1;" : "=h"(s) : "f"(f[threadIdx.x]));
+  o[threadIdx.x] = s;
+}
+)";
 
 template <class T>
 std::span<const std::byte> bytesOf(const std::vector<T>& v) {
@@ -515,6 +528,42 @@ TEST_P(SassDifferentialFix, NegatedHalfPermutationSelector) {
     const auto o = contents<std::uint32_t>(e, "o");
     for (int t = 0; t < kThreads; ++t)
       EXPECT_EQ(o[t], 0xca600000u | low[t % 4]) << "thread " << t << std::hex << " 0x" << o[t];
+  }
+}
+
+// cvt.rn.satfinite.f16.f32 (F2FP.SATFINITE.MERGE_C on sm_80+): the PTX ISA's .satfinite gives
+// MAX_NORM (0x7bff, 65504) of the sign for an overflow and for an infinity, a NaN stays a NaN
+// (the canonical 0x7fff); in range it rounds to nearest even as cvt.rn does.
+TEST_P(SassDifferentialFix, SatFiniteHalfConversionClampsToTheLargestFiniteHalf) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  if (std::string(GetParam()) == "sm_75") GTEST_SKIP() << "nvdisasm prints no text for sm_75's satfinite conversion";
+  const Compiled& c = compileSource("sass_satfinite", kSatFinite, GetParam());
+  struct Case {
+    float x;
+    std::uint32_t half;
+  };
+  const Case cases[8] = {
+      {70000.0f, 0x7bffu},    // above 65504: clamped, not +inf
+      {-1e9f, 0xfbffu},       // far below -65504: -65504
+      {INFINITY, 0x7bffu},    // +inf: MAX_NORM
+      {-INFINITY, 0xfbffu},   // -inf: -MAX_NORM
+      {1.0f, 0x3c00u},        // in range: exact
+      {65519.0f, 0x7bffu},    // rounds to 65504 (65520 would be the tie to 65536)
+      {f32(0x7fc00001u), 0x7fffu},  // NaN: the canonical half NaN
+      {-0.0f, 0x8000u},       // sign of zero kept
+  };
+  std::vector<float> f(kThreads);
+  for (int t = 0; t < kThreads; ++t) f[t] = cases[t % 8].x;
+  for (const bool sass : {false, true}) {
+    SCOPED_TRACE(sass ? "SASS emulator" : "PTX emulator");
+    Emulator e(c.ptx, "satfinite", Dim3{1, 1, 1}, Dim3{kThreads, 1, 1});
+    e.addBuffer("f", bytesOf(f));
+    e.addZeroedBuffer("o", kThreads * 4);
+    if (sass) e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto o = contents<std::uint32_t>(e, "o");
+    for (int t = 0; t < kThreads; ++t)
+      EXPECT_EQ(o[t], cases[t % 8].half) << "thread " << t << std::hex << " 0x" << o[t];
   }
 }
 
