@@ -236,7 +236,11 @@ class Parser {
   }
 
   void instruction(std::string_view s, std::size_t indent) {
-    if (encodingComment(s)) fail(indent, "an encoding word without the instruction line before it");
+    // nvdisasm prints the words of an encoding it cannot disassemble with no instruction text (13.x
+    // for ptxas's sm_75 cvt.rn.satfinite.f16.f32): say so, rather than guess what the GPU runs there.
+    if (encodingComment(s))
+      fail(indent, "an encoding with no instruction text before it: nvdisasm could not disassemble the "
+                   "instruction after the previous one");
     // /*ADDR*/
     const std::size_t close = s.find("*/");
     if (close == std::string_view::npos || close == 2) fail(indent, "expected '/*ADDRESS*/' before the instruction");

@@ -249,6 +249,26 @@ TEST(SassParser, ErrorsNameLineAndColumn) {
   EXPECT_EQ(errorAt(kernelWith(" /*0000*/ MOV R1, c[0x40][0x0] ; /* 0x00000a0000017a02 */")), "4:19");
 }
 
+// nvdisasm 13 prints the two words of an encoding it cannot disassemble with no instruction line
+// (ptxas's sm_75 cvt.rn.satfinite.f16.f32, /*00c0*/ below): an error at the first orphan word that
+// says so, never a silently skipped instruction.
+TEST(SassParser, AnEncodingWithoutInstructionTextIsAnError) {
+  const std::string text =
+      ".section .text.k,\"ax\",@progbits\nk:\n"
+      "        /*00b0*/                   PRMT R3, R3, 0x5410, R0 ;                  /* 0x0000541003037816 */\n"
+      "                                                                              /* 0x000fe40000000000 */\n"
+      "                                                                              /* 0x00000004ff08723e */\n"
+      "                                                                              /* 0x004fc800000060ff */\n"
+      "        /*00d0*/                   HADD2 R9, R3, -R2 ;                        /* 0x8000000203097230 */\n"
+      "                                                                              /* 0x008fe20000000000 */\n";
+  EXPECT_EQ(errorAt(text), "5:79");
+  try {
+    parse(text);
+  } catch (const teg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nvdisasm could not disassemble"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SassParser, ErrorMessageCarriesTheFileName) {
   try {
     parseDisassembly(kernelWith(" /*0000*/ MOV R300, R2 ;"), "kernel.sass");
