@@ -140,6 +140,48 @@ TEST(ValidationSuite, GpuStreamA100TakesTheLatencyMethodOfItsOwnMachine) {
   }
 }
 
+// The mt4g cross-check suites (caps-tum/mt4g's sample results) hold the CSV's mt4g rows of their
+// product, typed once more in the suite: each must be that row. The A100's and RTX 2080 Ti's L1
+// rows are left out (on sm_80/sm_75 mt4g's window holds the wait for its own S2UR clock read,
+// data/devices/README.md), so 13 of the CSV's 20 mt4g rows are checked, none of them shared.
+TEST(ValidationSuite, Mt4gCrossSuitesHoldTheCsvRowsOfTheirProduct) {
+  std::map<std::string, double> mt4g;  // "gpu|level" -> cycles
+  std::ifstream csv(kData + "/memory_latency.csv");
+  std::string line;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; f.size() < 5 && std::getline(ss, cell, ',');) f.push_back(cell);
+    if (f.size() == 5 && f[4] == "mt4g") mt4g[f[0] + "|" + f[2]] = std::stod(f[3]);
+  }
+  EXPECT_EQ(mt4g.size(), 20u);
+  const std::map<std::string, std::pair<std::string, std::string>> suites{
+      {"latency-cross-v100-pcie-mt4g", {"V100-PCIe-16GB", "tesla-v100-pcie-16gb"}},
+      {"latency-cross-a100-pcie-mt4g", {"A100-PCIe-40GB", "a100-pcie-40gb"}},
+      {"latency-cross-h100-sxm-mt4g", {"H100-SXM5-80GB", "h100-sxm5-80gb"}},
+      {"latency-cross-h100-nvl-mt4g", {"H100-NVL", "h100-nvl"}},
+      {"latency-cross-rtx2080ti-mt4g", {"RTX 2080 Ti", "rtx2080ti"}}};
+  std::size_t checked = 0;
+  for (const auto& [name, gpus] : suites) {
+    const auto suite = loadValidationSuite(kData + "/suites/" + name + ".json");
+    EXPECT_EQ(suite.gpu, gpus.second) << name;
+    EXPECT_EQ(suite.meanTolerancePct, 0) << name << ": two methods compared, informational";
+    EXPECT_EQ(suite.maxTolerancePct, 0) << name;
+    for (const auto& row : suite.rows) {
+      const std::string level = row.label.substr(0, row.label.find(" (mt4g)"));
+      EXPECT_EQ(row.label, level + " (mt4g)") << name;
+      const auto found = mt4g.find(gpus.first + "|" + level);
+      ASSERT_NE(found, mt4g.end()) << name << " " << row.label;
+      EXPECT_DOUBLE_EQ(row.measured, found->second) << name << " " << row.label;
+      if (gpus.first == "A100-PCIe-40GB" || gpus.first == "RTX 2080 Ti") {
+        EXPECT_NE(level, "l1") << name;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 13u);
+}
+
 TEST(ValidationSuite, ASuiteMayFixItsInstructionStreamAndSaysWhy) {
   // The PTX software-sequence suites check a PTX-side mechanism: PTX whatever --isa says.
   for (const char* name : {"ptx-sequences-titan-rtx", "ptx-sequences-titan-v"}) {
