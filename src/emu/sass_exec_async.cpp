@@ -4,7 +4,9 @@
 // ATOMS.ARRIVE (mbarrier.arrive). DEPBAR (wait_group) is a no-op (sass_exec_control.cpp).
 //
 // A copy completes when issued, as on the PTX path (src/emu/exec_async.cpp): one of the orders the
-// hardware may show, so a wait finds it done and the ARRIVES it triggers arrives at once.
+// hardware may show, so a wait finds it done and the ARRIVES it triggers arrives at once. So
+// `DEPBAR.LE SB0, N` (cp.async.wait_group N) has nothing left to wait for whatever N is; how long
+// it waits is the timing engine's (teg::sass::describe marks the groups it leaves in flight).
 //
 // The mbarrier lives in shared memory in the hardware's layout, because the kernel's own code
 // reads and writes it there: ptxas initialises it with a plain `STS.64 [bar], R2` (low word
