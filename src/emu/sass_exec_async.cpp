@@ -198,7 +198,8 @@ void syncsPhasechk(SassCtx& c) {
     if ((hi ^ r[l]) & 0x80000000u) done |= 1u << l;
   });
   c.setPred(in.op[0], done);
-  if ((done & c.exec) != c.exec) c.block.yieldWarp();
+  if ((done & c.exec) != c.exec)
+    c.block.yieldWarp(static_cast<std::uint32_t>(sassLaneAddress(c, in.op[1], std::countr_zero(c.exec & ~done), false, false)));
 }
 
 // ARRIVES.LDGSTSBAR.64.ARVCNT [bar]: an arrival per thread once its copies are done (now);
@@ -236,6 +237,23 @@ void ublkcp(SassCtx& c) {
 }
 
 void nothing(SassCtx&) {}
+
+}  // namespace
+
+std::string describeMbarrier(const std::byte* p, int smVersion, std::int64_t transactionBytes) {
+  std::uint32_t w[2];
+  std::memcpy(w, p, 8);
+  if (smVersion >= 90) {
+    const Sm90State s = readSm90(p);
+    return fmt::format("phase {}: {} of {} arrivals and {} transaction bytes pending", s.phase ? 1 : 0, s.pending,
+                       s.expected, transactionBytes);
+  }
+  const std::uint32_t expected = 0x40000000u - (w[0] & 0x3fffffffu);
+  const std::uint32_t pending = (0x80000000u - (w[1] & 0x7fffffffu)) & 0x7fffffffu;
+  return fmt::format("phase {}: {} of {} arrivals pending", w[1] >> 31, pending, expected);
+}
+
+namespace {
 
 bool usesUniformPair(const sass::Instruction& ir) {
   for (const auto& o : ir.operands)
