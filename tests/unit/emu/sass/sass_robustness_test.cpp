@@ -5,6 +5,9 @@
 // - An mbarrier phase that can never complete (more arrivals expected than threads arrive): every
 //   warp spins in its try_wait / test_wait loop. The emulator must call it a deadlock naming the
 //   kernel, the waiting instruction and the mbarrier's state.
+// - A half-operand selector nvdisasm never prints (.H1_H0, .INVALID6: nvdisasm 13 prints only
+//   .H0_H0, .H1_H1, .F32 and .H0_NH1, sass_exec_float.cpp) is an error at its file:line:col
+//   instead of being read as "no selector".
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -79,6 +82,62 @@ TEST_P(SassMbarrierDeadlock, APhaseThatCannotCompleteIsADeadlockNamingTheKernelA
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, SassMbarrierDeadlock, ::testing::Values("sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"),
+                         [](const auto& info) { return std::string(info.param); });
+
+// ---------------------------------------------------------------------------------------------
+const char* const kHalf = R"(
+#include <cuda_fp16.h>
+__global__ void halves(const __half2* a, __half2* o) {
+  const int i = threadIdx.x;
+  const __half2 x = a[i], y = a[i + 32];
+  o[i] = __hadd2(x, __hneg2(__low2half2(y)));  // HADD2 R, R, -R.H0_H0
+}
+)";
+
+class SassHalfSelector : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SassHalfSelector, ASelectorNvdisasmNeverPrintsIsAnErrorAtItsColumn) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_robust_halves", kHalf, GetParam());
+  const std::string text = toolchain::disassembleCubin(c.cubin);
+  const std::regex operand(R"(-?R[0-9]+\.H0_H0)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, operand)) << "no .H0_H0 operand in the SASS";
+  const auto at = static_cast<std::size_t>(m.position(0));
+  const std::size_t lineStart = text.rfind('\n', at) + 1;  // (npos + 1 = 0 on the first line)
+  const long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+  const std::size_t column = at - lineStart + 1;
+  LaunchDescription l;
+  l.kernel = "halves";
+  l.grid = {1, 1, 1};
+  l.block = {32, 1, 1};
+  l.args = {buffer("a", ScalarType::F16, 128, RandomInit{5, -2, 2}), buffer("o", ScalarType::F16, 64)};
+  for (const char* selector : {"H1_H0", "INVALID6"}) {
+    std::string patched = text;
+    const std::size_t suffix = patched.find(".H0_H0", at);
+    patched.replace(suffix + 1, 5, selector);
+    static std::vector<std::unique_ptr<sass::Module>> keep;
+    keep.push_back(std::make_unique<sass::Module>(sass::parseDisassembly(patched, "halves-patched.sass")));
+    Emulator e(c.ptx, l);
+    e.selectSass(*keep.back(), c.smVersion, c.cubin);
+    std::string message = "ran";
+    try {
+      e.run();
+    } catch (const Error& err) {
+      message = err.what();
+    }
+    EXPECT_NE(message.find(fmt::format("halves-patched.sass:{}:{}", line, column)), std::string::npos) << message;
+    EXPECT_NE(message.find(fmt::format("unknown half-operand selector '.{}'", selector)), std::string::npos) << message;
+  }
+  // Unpatched, the kernel runs and agrees with the PTX emulator (the known selectors work).
+  Emulator sass(c.ptx, l), ptx(c.ptx, l);
+  sass.selectSass(c.sass, c.smVersion, c.cubin);
+  sass.run();
+  ptx.run();
+  EXPECT_EQ(firstDifference(sass.buffer("o"), ptx.buffer("o")), -1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, SassHalfSelector, ::testing::ValuesIn(kArchs),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace
