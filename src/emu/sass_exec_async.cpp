@@ -30,7 +30,6 @@
 #include <cctype>
 #include <bit>
 #include <cstring>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -222,9 +221,13 @@ void ublkcp(SassCtx& c) {
                             static_cast<std::uint64_t>(in.op[1].imm64);
   // In 64 bits: a count of 2^28 or more 16-byte units would wrap to a small size in 32.
   const std::uint64_t bytes = std::uint64_t{c.src(in.op[2])[l]} * 16u;
-  if (bytes == 0 || bytes > std::numeric_limits<std::uint32_t>::max() || dst % 16 || src % 16)
+  if (bytes == 0 || dst % 16 || src % 16)
     c.fail(l, fmt::format("cp.async.bulk of {} bytes 0x{:x} <- 0x{:x}: size and addresses must be multiples of 16", bytes,
                           dst, src));
+  // More than the block's shared memory can never fit (and would not fit resolve()'s 32 bits).
+  if (bytes > c.block.sharedSize())
+    c.fail(l, fmt::format("out-of-bounds shared write of {} bytes at 0x{:x} by cp.async.bulk (the block has {} bytes of "
+                          "shared memory)", bytes, dst, c.block.sharedSize()));
   if (c.addresses) c.addresses[l] = src;
   const auto size = static_cast<std::uint32_t>(bytes);
   std::memcpy(c.block.resolve(c.w, l, in, Space::Shared, dst, size, true),
