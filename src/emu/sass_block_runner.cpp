@@ -14,6 +14,10 @@ namespace teg::emu {
 
 namespace {
 constexpr std::uint32_t kSassSlice = 4096;  // warp instructions before the next warp's turn
+// Rounds of nothing but mbarrier spinning, with no mbarrier changing, between two comparisons of
+// the block's whole state (mbarrierSpinIsStuck): a few spin iterations per warp, cheap beside
+// running such a kernel to the instruction limit.
+constexpr std::uint32_t kSpinRoundsPerCheck = 64;
 }
 
 void sassUnsupportedInstruction(SassCtx& c) {
@@ -127,6 +131,9 @@ void SassBlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, 
   mbarriers_.clear();
   transactions_.clear();
   yield_ = false;
+  spinRounds_ = 0;
+  spinWords_.clear();
+  spinSnapshot_.clear();
   budget_.startBlock();
   initWarps();
   if (listener_) listener_->beginBlock(static_cast<std::uint32_t>(linear));
@@ -143,6 +150,7 @@ void SassBlockRunner::run(std::uint64_t linear, trace::TraceListener* listener, 
     chargeBudget(0);
     if (allDone) break;
     if (!anyReady) deadlock();
+    if (mbarrierSpinIsStuck()) mbarrierDeadlock();
   }
   if (listener_) listener_->endBlock(static_cast<std::uint32_t>(linear));
 }
@@ -366,6 +374,7 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
   std::uint32_t executed = 0;
   std::uint64_t threads = 0;
   std::size_t gi = pickGroup(rt);
+  rt.spun = false;
   while (executed < budget) {
     if (gi >= rt.groups.size()) {
       if (rt.groups.empty()) rt.state = WarpState::Done;
@@ -396,6 +405,9 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
       ++g->pc;
       if (yield_) [[unlikely]] {
         yield_ = false;
+        rt.spun = true;
+        rt.spinPc = g->pc - 1;
+        rt.spinBarrier = yieldBarrier_;
         break;
       }
       continue;
@@ -694,6 +706,99 @@ void SassBlockRunner::deadlock() {
     }
   }
   if (at) msg += " " + ctx_.program->describe(*at);
+  throw Error(msg);
+}
+
+// A warp waiting on an mbarrier phase spins (SYNCS.PHASECHK.TRYWAIT or LDS + LOP3 and a branch
+// back) and ends its slice there, so a phase that can never complete (an arrival count nobody
+// reaches, a transaction count no copy completes) is no deadlock to the round loop: the warps
+// keep running. It is one once a round in which every running warp ended its slice at an mbarrier
+// wait leaves the block exactly as it was kSpinRoundsPerCheck rounds before: then nothing will ever change (the
+// emulator is deterministic; SR_CLOCKLO, the one value that moves, is not in the comparison, so
+// a spin that reads the clock to time out is never called stuck). Cheap checks first: the
+// mbarrier words and transaction counts must not have moved for kSpinRoundsPerCheck rounds.
+bool SassBlockRunner::mbarrierSpinIsStuck() {
+  bool spinning = false;
+  for (const SassWarpRuntime& rt : runtime_) {
+    if (rt.state != WarpState::Ready) continue;
+    if (!rt.spun) {
+      spinRounds_ = 0;
+      return false;
+    }
+    spinning = true;
+  }
+  if (!spinning) {
+    spinRounds_ = 0;
+    return false;
+  }
+  std::vector<std::byte> words;
+  for (std::uint32_t m : mbarriers_)
+    words.insert(words.end(), shared_.begin() + m, shared_.begin() + m + std::min<std::size_t>(8, shared_.size() - m));
+  for (const auto& [at, count] : transactions_) {
+    const auto* b = reinterpret_cast<const std::byte*>(&count);
+    words.insert(words.end(), b, b + sizeof(count));
+  }
+  if (spinRounds_ == 0 || words != spinWords_) {
+    spinWords_ = std::move(words);
+    spinRounds_ = 1;
+    spinSnapshot_.clear();
+    return false;
+  }
+  if (++spinRounds_ % kSpinRoundsPerCheck != 0) return false;
+  std::vector<std::byte> now = spinState();
+  if (now == spinSnapshot_) return true;
+  spinSnapshot_ = std::move(now);
+  return false;
+}
+
+std::vector<std::byte> SassBlockRunner::spinState() const {
+  std::vector<std::byte> out(shared_.begin(), shared_.end());
+  out.insert(out.end(), local_.begin(), local_.end());
+  const auto add = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+    const SassWarp& w = *warps_[wi];
+    const SassWarpRuntime& rt = runtime_[wi];
+    add(w.r, sizeof(w.r[0]) * zeroRows_);
+    add(w.ur, sizeof(w.ur));
+    add(w.p, sizeof(w.p));
+    add(w.up, sizeof(w.up));
+    add(&w.exitedMask, sizeof(w.exitedMask));
+    add(&rt.state, sizeof(rt.state));
+    for (const SassGroup& g : rt.groups) {
+      add(&g.pc, sizeof(g.pc));
+      add(&g.mask, sizeof(g.mask));
+      add(&g.wait, sizeof(g.wait));
+      add(&g.waitArg, sizeof(g.waitArg));
+      add(g.calls.data(), g.calls.size() * sizeof(std::uint32_t));
+    }
+    add(rt.bssy.data(), sizeof(rt.bssy));
+    add(rt.inside.data(), sizeof(rt.inside));
+  }
+  return out;
+}
+
+void SassBlockRunner::mbarrierDeadlock() {
+  std::string msg = fmt::format("mbarrier deadlock in kernel {} block ({},{},{}): every running warp waits on an "
+                                "mbarrier phase that can never complete (nothing else changes):",
+                                ctx_.program->kernelName, ctaid_[0], ctaid_[1], ctaid_[2]);
+  for (std::size_t wi = 0; wi < warps_.size(); ++wi) {
+    const SassWarpRuntime& rt = runtime_[wi];
+    if (rt.state == WarpState::Done) continue;
+    if (rt.state == WarpState::AtBarrier) {
+      msg += fmt::format("\n  warp {} waits at CTA barrier {}", wi, rt.barrier);
+      if (rt.barrierInstr) msg += " at " + ctx_.program->describe(*rt.barrierInstr);
+      continue;
+    }
+    std::int64_t tx = 0;
+    for (const auto& [at, count] : transactions_)
+      if (at == rt.spinBarrier) tx = count;
+    msg += fmt::format("\n  warp {} waits on the mbarrier at shared offset 0x{:x} ({}) at {}", wi, rt.spinBarrier,
+                       describeMbarrier(shared_.data() + rt.spinBarrier, ctx_.program->smVersion, tx),
+                       ctx_.program->describe(ctx_.program->instrs[rt.spinPc]));
+  }
   throw Error(msg);
 }
 

@@ -66,6 +66,9 @@ struct SassWarpRuntime {
   std::uint32_t barrier = 0;               // which, and the instruction
   const SassInstr* barrierInstr = nullptr;
   std::uint32_t barrierMask = 0;
+  // Its last slice ended at an mbarrier wait (spinPc, on the mbarrier at spinBarrier).
+  bool spun = false;
+  std::uint32_t spinPc = 0, spinBarrier = 0;
 };
 
 class SassBlockRunner {
@@ -103,8 +106,11 @@ class SassBlockRunner {
   }
   [[nodiscard]] bool watchingMbarriers() const { return !mbarriers_.empty(); }
   // Ends the running warp's slice after this instruction (an mbarrier wait that found its phase
-  // incomplete).
-  void yieldWarp() { yield_ = true; }
+  // incomplete; `mbarrier` is its shared offset).
+  void yieldWarp(std::uint32_t mbarrier) {
+    yield_ = true;
+    yieldBarrier_ = mbarrier;
+  }
   // sm_90+: the transaction count of the mbarrier at `offset` (pending bytes; zero at first).
   std::int64_t& mbarrierTransactions(std::uint32_t offset) {
     for (auto& [at, count] : transactions_)
@@ -113,7 +119,7 @@ class SassBlockRunner {
   }
   void yieldIfMbarrier(std::uint32_t offset) {
     for (std::uint32_t m : mbarriers_)
-      if (m == (offset & ~7u)) yield_ = true;
+      if (m == (offset & ~7u)) yieldWarp(m);
   }
  private:
   void initWarps();
@@ -129,6 +135,9 @@ class SassBlockRunner {
   void releaseBarrier(std::uint32_t id);
   std::uint32_t liveThreads() const;
   [[noreturn]] void deadlock();
+  bool mbarrierSpinIsStuck();
+  [[noreturn]] void mbarrierDeadlock();
+  std::vector<std::byte> spinState() const;
 
   const SassLaunchContext& ctx_;
   std::uint64_t linear_ = 0;
@@ -147,6 +156,12 @@ class SassBlockRunner {
   std::array<std::uint64_t, kSassLanes> addresses_{};
   std::vector<std::uint32_t> mbarriers_;  // shared offsets of the block's mbarriers
   bool yield_ = false;                    // end the running warp's slice after this instruction
+  std::uint32_t yieldBarrier_ = 0;        // the mbarrier of that wait
+  // mbarrier deadlock detection (mbarrierSpinIsStuck): rounds in a row in which every warp that
+  // ran ended its slice waiting on an mbarrier and no mbarrier changed, the mbarriers' words
+  // then, and a snapshot of the whole block's state.
+  std::uint32_t spinRounds_ = 0;
+  std::vector<std::byte> spinWords_, spinSnapshot_;
   std::vector<std::pair<std::uint32_t, std::int64_t>> transactions_;  // sm_90+ mbarrier tx counts
 };
 

@@ -303,6 +303,9 @@ void registerWarpHandlers(SassHandlerTable& table);     // sass_exec_warp.cpp
 void registerFloatHandlers(SassHandlerTable& table);    // sass_exec_float.cpp (FP, half, double,
                                                         // conversions, MUFU)
 void registerAsyncHandlers(SassHandlerTable& table);    // sass_exec_async.cpp (LDGSTS, mbarriers)
+// The state of the mbarrier word at `p` for a message ("phase 0: 1 of 2 arrivals pending"),
+// in the layout of `smVersion` (sass_exec_async.cpp).
+std::string describeMbarrier(const std::byte* p, int smVersion, std::int64_t transactionBytes);
 // ATOMS.ARRIVE (mbarrier.arrive on sm_80-89), reached from the ATOMS decoder.
 void decodeAtomsArrive(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx);
 

@@ -4,7 +4,9 @@
 // ATOMS.ARRIVE (mbarrier.arrive). DEPBAR (wait_group) is a no-op (sass_exec_control.cpp).
 //
 // A copy completes when issued, as on the PTX path (src/emu/exec_async.cpp): one of the orders the
-// hardware may show, so a wait finds it done and the ARRIVES it triggers arrives at once.
+// hardware may show, so a wait finds it done and the ARRIVES it triggers arrives at once. So
+// `DEPBAR.LE SB0, N` (cp.async.wait_group N) has nothing left to wait for whatever N is; how long
+// it waits is the timing engine's (teg::sass::describe marks the groups it leaves in flight).
 //
 // The mbarrier lives in shared memory in the hardware's layout, because the kernel's own code
 // reads and writes it there: ptxas initialises it with a plain `STS.64 [bar], R2` (low word
@@ -28,7 +30,6 @@
 #include <cctype>
 #include <bit>
 #include <cstring>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -196,7 +197,8 @@ void syncsPhasechk(SassCtx& c) {
     if ((hi ^ r[l]) & 0x80000000u) done |= 1u << l;
   });
   c.setPred(in.op[0], done);
-  if ((done & c.exec) != c.exec) c.block.yieldWarp();
+  if ((done & c.exec) != c.exec)
+    c.block.yieldWarp(static_cast<std::uint32_t>(sassLaneAddress(c, in.op[1], std::countr_zero(c.exec & ~done), false, false)));
 }
 
 // ARRIVES.LDGSTSBAR.64.ARVCNT [bar]: an arrival per thread once its copies are done (now);
@@ -219,9 +221,13 @@ void ublkcp(SassCtx& c) {
                             static_cast<std::uint64_t>(in.op[1].imm64);
   // In 64 bits: a count of 2^28 or more 16-byte units would wrap to a small size in 32.
   const std::uint64_t bytes = std::uint64_t{c.src(in.op[2])[l]} * 16u;
-  if (bytes == 0 || bytes > std::numeric_limits<std::uint32_t>::max() || dst % 16 || src % 16)
+  if (bytes == 0 || dst % 16 || src % 16)
     c.fail(l, fmt::format("cp.async.bulk of {} bytes 0x{:x} <- 0x{:x}: size and addresses must be multiples of 16", bytes,
                           dst, src));
+  // More than the block's shared memory can never fit (and would not fit resolve()'s 32 bits).
+  if (bytes > c.block.sharedSize())
+    c.fail(l, fmt::format("out-of-bounds shared write of {} bytes at 0x{:x} by cp.async.bulk (the block has {} bytes of "
+                          "shared memory)", bytes, dst, c.block.sharedSize()));
   if (c.addresses) c.addresses[l] = src;
   const auto size = static_cast<std::uint32_t>(bytes);
   std::memcpy(c.block.resolve(c.w, l, in, Space::Shared, dst, size, true),
@@ -234,6 +240,23 @@ void ublkcp(SassCtx& c) {
 }
 
 void nothing(SassCtx&) {}
+
+}  // namespace
+
+std::string describeMbarrier(const std::byte* p, int smVersion, std::int64_t transactionBytes) {
+  std::uint32_t w[2];
+  std::memcpy(w, p, 8);
+  if (smVersion >= 90) {
+    const Sm90State s = readSm90(p);
+    return fmt::format("phase {}: {} of {} arrivals and {} transaction bytes pending", s.phase ? 1 : 0, s.pending,
+                       s.expected, transactionBytes);
+  }
+  const std::uint32_t expected = 0x40000000u - (w[0] & 0x3fffffffu);
+  const std::uint32_t pending = (0x80000000u - (w[1] & 0x7fffffffu)) & 0x7fffffffu;
+  return fmt::format("phase {}: {} of {} arrivals pending", w[1] >> 31, pending, expected);
+}
+
+namespace {
 
 bool usesUniformPair(const sass::Instruction& ir) {
   for (const auto& o : ir.operands)

@@ -10,7 +10,10 @@
 #include <cstdint>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "sass_exec.hpp"
+#include "teg/support/error.hpp"
 #include "float_math.hpp"
 #include "sass_float_semantics.hpp"
 
@@ -604,32 +607,27 @@ void decodeDmnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
 // ---- packed half -----------------------------------------------------------------------------------
 
 // A half operand's selector (aux/aux2 nibbles): 0 = as is (H1:H0), 1 = H0_H0, 2 = H1_H1, 3 = .F32
-// (the register is a float, both halves take its value); 8 | swap << 2 | negHigh << 1 | negLow for
-// a permutation with negated halves, printed high source first: ".H0_NH1" (sm_86+: ptxas builds
-// {f3, -6.5} from R = {6.5, f3} as "-R.H0_NH1": high <- H0, low <- -H1, then the operand's minus;
-// seed 1000556).
+// (the register is a float, both halves take its value), 8 | 4 | 1 = H0_NH1: high <- H0, low <-
+// -H1 (sm_86+: ptxas builds {f3, -6.5} from R = {6.5, f3} as "-R.H0_NH1", then the operand's
+// minus; seed 1000556). The bits of the permuted form: 8 | swap << 2 | negHigh << 1 | negLow.
+// These are all nvdisasm 13 prints: enumerating the selector bits of an sm_86 HFMA2's b operand
+// (bits 60-61 and 86 of the encoding) gives none, .H0_H0, .H1_H1, .F32, .H0_NH1 and .INVALID5-7;
+// anything else (an INVALIDn, a hand-edited .H1_H0) is an error at the operand.
 enum HalfSel : std::uint32_t { kAsIs = 0, kH0H0 = 1, kH1H1 = 2, kF32Sel = 3, kPermuted = 8 };
 
-std::uint32_t halfSelector(const sass::Operand& o) {
+std::uint32_t halfSelector(const sass::Instruction& ir, const sass::Operand& o) {
+  std::uint32_t sel = kAsIs;
   for (const auto& s : o.suffixes) {
-    if (s == "H0_H0") return kH0H0;
-    if (s == "H1_H1") return kH1H1;
-    if (s == "F32") return kF32Sel;
-    // [N]Hx_[N]Hy with x != y: the high half from Hx, the low half from Hy, N negating it.
-    const auto under = s.find('_');
-    if (under == std::string::npos) continue;
-    const std::string high = s.substr(0, under), low = s.substr(under + 1);
-    auto half = [](const std::string& t, bool& neg) -> int {
-      neg = !t.empty() && t[0] == 'N';
-      const std::string h = neg ? t.substr(1) : t;
-      return h == "H0" ? 0 : h == "H1" ? 1 : -1;
-    };
-    bool negHigh = false, negLow = false;
-    const int hs = half(high, negHigh), ls = half(low, negLow);
-    if (hs < 0 || ls < 0 || hs == ls) continue;
-    return kPermuted | (hs == 0 ? 4u : 0u) | (negHigh ? 2u : 0u) | (negLow ? 1u : 0u);
+    if (s == "H0_H0") sel = kH0H0;
+    else if (s == "H1_H1") sel = kH1H1;
+    else if (s == "F32") sel = kF32Sel;
+    else if (s == "H0_NH1") sel = kPermuted | 4u | 1u;
+    else
+      throw Error(SourceLocation{ir.where.file, ir.where.line, o.column},
+                  fmt::format("unknown half-operand selector '.{}' in '{}' (known: .H0_H0, .H1_H1, .F32, .H0_NH1)", s,
+                              o.text));
   }
-  return kAsIs;
+  return sel;
 }
 
 // The two values (low, high) of half operand `o` for lane l, with its selector and -/| |.
@@ -731,7 +729,7 @@ std::uint32_t selectors(const SassInstr& in, const sass::Instruction& ir, int fi
   for (int k = 0; k < count; ++k) {
     const Opnd& o = in.op[first + k];
     if (irIndex < static_cast<int>(ir.operands.size()) && o.kind != OpndKind::Imm)
-      sel |= halfSelector(ir.operands[irIndex]) << (4 * k);
+      sel |= halfSelector(ir, ir.operands[irIndex]) << (4 * k);
     irIndex += (o.kind == OpndKind::Imm && irIndex + 1 < static_cast<int>(ir.operands.size()) &&
                 (ir.operands[irIndex].kind == sass::OperandKind::FloatImmediate ||
                  ir.operands[irIndex].kind == sass::OperandKind::Immediate) &&

@@ -375,6 +375,14 @@ int depbarBarrier(const Instruction& in) {
   return -1;
 }
 
+// The count N of `DEPBAR.LE SB0, N` (cp.async.wait_group N: N groups may stay in flight), 0 when
+// none is printed; capped at 255 (a wait for fewer groups, never for more).
+std::uint8_t depbarKeep(const Instruction& in) {
+  for (const Operand& op : in.operands)
+    if (op.kind == OperandKind::Immediate) return static_cast<std::uint8_t>(std::clamp<std::int64_t>(op.value, 0, 255));
+  return 0;
+}
+
 }  // namespace
 
 // cp.async as the PTX path times it (emu/instruction_table.cpp: every wait depends on the copies
@@ -385,8 +393,12 @@ int depbarBarrier(const Instruction& in) {
 // word uses), DEPBAR.LE SBk waits for barrier k, and an ARRIVES (the copies' mbarrier
 // arrive, which the hardware performs when they land) waits for the copies' barrier, so the
 // test_wait spin after it starts once they are done. A bulk copy (UBLKCP, sm_90+) sets the
-// spare barrier too, and a phase test (SYNCS.PHASECHK) waits for it. Like the PTX path this waits for every
-// copy so far (DEPBAR.LE SBk, N > 0 would let N groups stay in flight).
+// spare barrier too, and a phase test (SYNCS.PHASECHK) waits for it. DEPBAR.LE SBk, N with N > 0
+// (cp.async.wait_group N, PTX ISA: "waits until only N or fewer of the most recent cp.async-groups
+// are pending and all the prior cp.async-groups committed by the executing threads are complete")
+// waits for the groups on barrier k but the N most recent: each LDGDEPBAR commits one (the
+// engine keeps each group's completion, sm_model.cpp).
+// (The PTX path still waits for every copy so far at any wait_group.)
 static void describeAsyncCopyWaits(const SectionLayout& layout, trace::KernelInfo& info) {
   std::uint32_t used = 0;
   bool anyCopy = false;
@@ -410,7 +422,10 @@ static void describeAsyncCopyWaits(const SectionLayout& layout, trace::KernelInf
   for (std::uint32_t pc = info.instructions.size(); pc-- > 0;) {
     const Instruction& in = layout.at(pc);
     trace::StaticInstruction& s = info.instructions[pc];
-    if (in.opcode == "LDGDEPBAR" && s.control.writeBarrier >= 0) copies = s.control.writeBarrier;
+    if (in.opcode == "LDGDEPBAR" && s.control.writeBarrier >= 0) {
+      copies = s.control.writeBarrier;
+      s.control.commitGroup = true;
+    }
     if (isCopy(in) && copies >= 0 && s.control.writeBarrier < 0)
       s.control.writeBarrier = static_cast<std::int8_t>(copies);
   }
@@ -421,7 +436,13 @@ static void describeAsyncCopyWaits(const SectionLayout& layout, trace::KernelInf
     if (isCopy(in) && s.control.writeBarrier >= 0) last = s.control.writeBarrier;
     if (in.opcode == "DEPBAR") {
       const int k = depbarBarrier(in);
-      if (k >= 0) s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << k));
+      const std::uint8_t keep = depbarKeep(in);
+      if (k >= 0 && keep > 0) {
+        s.control.groupWaitBarrier = static_cast<std::int8_t>(k);
+        s.control.groupWaitKeep = keep;
+      } else if (k >= 0) {
+        s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << k));
+      }
     }
     const bool waits = in.opcode == "ARRIVES" || (in.opcode == "SYNCS" && in.hasModifier("PHASECHK"));
     if (waits && last >= 0) s.control.waitMask = static_cast<std::uint8_t>(s.control.waitMask | (1u << last));

@@ -252,6 +252,7 @@ void parseBracketed(std::string_view s, Operand& op, const SourceLocation& where
 Operand parseOperand(std::string_view text, const SourceLocation& where) {
   Operand op;
   op.text = std::string(text);
+  op.column = where.column;
   if (text.empty()) fail(where, "empty operand");
 
   // Brackets must balance whatever the form (an unbalanced one means the line was cut).

@@ -91,6 +91,31 @@ struct Warp {
   // SASS path: the six scoreboard barriers (when each clears, and what kind of producer set it
   // last) and the operand-reuse cache (the register each source slot holds, -1 none).
   std::array<Register, 6> barriers{};
+  // cp.async groups per barrier (ControlWord::commitGroup / groupWaitBarrier): when the open
+  // group's producers are done, the completion of the most recent committed groups (a ring,
+  // newest at count - 1) and of all older ones together (settled).
+  struct CopyGroups {
+    static constexpr std::size_t kRecent = 8;
+    double open = 0, settled = 0;
+    std::array<double, kRecent> recent{};
+    std::size_t count = 0;  // committed groups so far
+    void commit() {
+      if (count >= kRecent) settled = std::max(settled, recent[count % kRecent]);
+      recent[count % kRecent] = open;
+      ++count;
+      open = 0;
+    }
+    // When every committed group but the `keep` most recent is done (PTX cp.async.wait_group
+    // keep). Beyond the ring it waits for the groups older than the kRecent newest: longer, never
+    // shorter, than the hardware.
+    [[nodiscard]] double doneExceptRecent(std::size_t keep) const {
+      double t = settled;
+      const std::size_t inRing = std::min(count, kRecent);
+      for (std::size_t i = std::min(keep, inRing); i < inRing; ++i) t = std::max(t, recent[(count - 1 - i) % kRecent]);
+      return t;
+    }
+  };
+  std::array<CopyGroups, 6> copyGroups{};
   trace::OperandSlots reuseCache = trace::kNoOperandSlots;
   const Decoded* op = nullptr;  // decoded next op
   // evaluateOwn: when the warp's own state lets its next op issue, and why it cannot before then.
@@ -278,6 +303,7 @@ class Sm {
       w.waitFrom = now_;
       for (Warp::Register& r : w.regs) r.readyAt = 0;  // producers stay: they only name stall reasons
       for (Warp::Register& b : w.barriers) b.readyAt = 0;
+      w.copyGroups = {};
       w.reuseCache = trace::kNoOperandSlots;
       w.live = w.ops != nullptr && !w.ops->empty();
       if (w.live) {
@@ -319,6 +345,11 @@ class Sm {
       // fixed-latency dependences are covered by the earlier instructions' stall counts (readyAt).
       for (std::uint32_t mask = d.control.waitMask; mask != 0; mask &= mask - 1)
         waitFor(w.barriers[static_cast<std::size_t>(std::countr_zero(mask))]);
+      if (d.control.groupWaitBarrier >= 0) {
+        // DEPBAR.LE SBk, N (cp.async.wait_group N): the groups on barrier k but the N most recent.
+        const std::size_t k = static_cast<std::size_t>(d.control.groupWaitBarrier);
+        waitFor(Warp::Register{w.copyGroups[k].doneExceptRecent(d.control.groupWaitKeep), Producer::Long});
+      }
     } else {
       for (std::uint32_t i = d.regsBegin; i < d.usesEnd; ++i) waitFor(w.regs[program_.regs[i]]);
       for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
@@ -685,6 +716,12 @@ class Sm {
       };
       set(d.control.writeBarrier, complete);
       set(d.control.readBarrier, now + busy + conflict);
+      if (d.control.writeBarrier >= 0) {
+        // A cp.async group gathers its barrier's producers until the LDGDEPBAR that commits it.
+        Warp::CopyGroups& g = w.copyGroups[static_cast<std::size_t>(d.control.writeBarrier)];
+        g.open = std::max(g.open, complete);
+        if (d.control.commitGroup) g.commit();
+      }
     } else {
       for (std::uint32_t i = d.usesEnd; i < d.defsEnd; ++i) {
         w.regs[program_.regs[i]] = Warp::Register{complete, d.produces};

@@ -35,6 +35,9 @@ json kernelInfoToJson(const KernelInfo& kernel) {
       const ControlWord& c = s.control;
       instructions.back()["control"] = {c.stall, c.yield, c.writeBarrier, c.readBarrier, c.waitMask, c.reuse};
       instructions.back()["slots"] = s.sourceSlots;
+      // cp.async groups (optional, so traces written before they existed still read).
+      if (c.commitGroup) instructions.back()["commit_group"] = true;
+      if (c.groupWaitBarrier >= 0) instructions.back()["group_wait"] = {c.groupWaitBarrier, c.groupWaitKeep};
     }
   }
   json out = {{"name", kernel.name},
@@ -90,6 +93,14 @@ KernelInfo kernelInfoFromJson(const json& j, const std::string& where) {
         s.control.waitMask = c.at(4).get<std::uint8_t>();
         s.control.reuse = c.at(5).get<std::uint8_t>();
         s.sourceSlots = i.at("slots").get<OperandSlots>();
+        s.control.commitGroup = i.value("commit_group", false);
+        if (const auto g = i.find("group_wait"); g != i.end()) {
+          s.control.groupWaitBarrier = g->at(0).get<std::int8_t>();
+          s.control.groupWaitKeep = g->at(1).get<std::uint8_t>();
+          if (s.control.groupWaitBarrier < 0 || s.control.groupWaitBarrier > 5)
+            throw Error(fmt::format("{}: instruction {} waits for cp.async groups on barrier {} (0..5)", where, pc,
+                                    s.control.groupWaitBarrier));
+        }
         // Six scoreboard barriers (Jia 2018): indices 0..5, masks of 6 bits; reuse: 4 slots.
         if (s.control.stall > 15 || s.control.writeBarrier < -1 || s.control.writeBarrier > 5 ||
             s.control.readBarrier < -1 || s.control.readBarrier > 5 || s.control.waitMask > 0x3F || s.control.reuse > 0xF)

@@ -1,14 +1,18 @@
 // libFuzzer target for the SASS front end (nvdisasm text). Any input must either parse or throw
 // teg::Error (never crash, hang or trip a sanitizer); what parses must survive the CFG and the
-// statistics and round-trip: parse(print(m)) == m structurally (abort otherwise, so the fuzzer
-// reports it). Seeds: tests/fuzz/corpus/sass/ and the committed nvdisasm outputs in
-// tests/unit/sass/inputs/.
+// statistics and the trace description (describeKernel: register sets, the cp.async group and
+// mbarrier waits it derives from LDGSTS/LDGDEPBAR/DEPBAR/ARRIVES/SYNCS/UBLKCP) and round-trip:
+// parse(print(m)) == m structurally (abort otherwise, so the fuzzer reports it). Seeds:
+// tests/fuzz/corpus/sass/ (async_forms.sm_80/90.sass: nvdisasm 13 -hex -gi -c of a kernel with
+// cp.async groups and wait_group 1, mbarrier arrive/test_wait and, on sm_90, cp.async.bulk) and
+// the committed nvdisasm outputs in tests/unit/sass/inputs/.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
 #include "teg/sass/cfg.hpp"
+#include "teg/sass/describe.hpp"
 #include "teg/sass/parser.hpp"
 #include "teg/sass/printer.hpp"
 #include "teg/sass/stats.hpp"
@@ -25,6 +29,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const teg::sass::ControlFlowGraph cfg = teg::sass::buildCfg(f);
     if (cfg.blockOf.size() != f.instructions.size()) std::abort();
     (void)teg::sass::computeStats(module, f);
+    try {
+      const teg::trace::KernelInfo info = teg::sass::describeKernel(module, f);
+      for (const auto& s : info.instructions) {
+        // Scoreboard barriers are 0..5 (Jia 2018); the derived cp.async waits must stay so.
+        if (s.control.writeBarrier > 5 || s.control.readBarrier > 5 || s.control.waitMask > 0x3f ||
+            s.control.groupWaitBarrier > 5 || (s.control.groupWaitBarrier >= 0 && s.control.groupWaitKeep == 0))
+          std::abort();
+      }
+    } catch (const teg::Error&) {
+    }
   }
   const std::string printed = teg::sass::printModule(module);
   try {

@@ -48,6 +48,7 @@ struct Address {
 struct Operand {
   OperandKind kind = OperandKind::Other;
   std::string text;               // exactly as nvdisasm printed it (the printer's source)
+  int column = 0;                 // where it starts on its line (1-based; 0 unknown), for messages
   int index = -1;                 // register / predicate / barrier number
   std::vector<std::string> suffixes;  // after the register: "64", "H0_H0", "B1", "X4", ...
   bool reuse = false;             // ".reuse": the operand-reuse cache (also in Control::reuse)

@@ -53,6 +53,13 @@ struct ControlWord {
   std::int8_t readBarrier = -1;    // 0..5: barrier set until the source registers have been read
   std::uint8_t waitMask = 0;       // bit b: wait until barrier b is clear before issuing
   std::uint8_t reuse = 0;          // bit i: source slot i's value kept in the operand-reuse cache
+  // cp.async groups (not in the word: teg::sass::describe reads them from the instruction).
+  // commitGroup: LDGDEPBAR (cp.async.commit_group) closes the group of copies that set its write
+  // barrier. groupWaitBarrier >= 0: DEPBAR.LE SBk, N with N = groupWaitKeep > 0
+  // (cp.async.wait_group N) waits until every group on barrier k but the N most recent is done.
+  bool commitGroup = false;
+  std::int8_t groupWaitBarrier = -1;
+  std::uint8_t groupWaitKeep = 0;
   bool operator==(const ControlWord&) const = default;
 };
 

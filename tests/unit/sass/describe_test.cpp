@@ -206,3 +206,49 @@ a:
   EXPECT_EQ(atoms.defs, (V{7}));
   EXPECT_EQ(atoms.uses, (V{8, 9}));
 }
+
+// cp.async.wait_group 2 on sm_80 (nvcc 13 -arch=sm_80, nvdisasm -hex; a three-stage pipeline):
+// each LDGDEPBAR (commit_group) sets write barrier 0 and commits a group, and
+// `DEPBAR.LE SB0, 0x2` waits for the groups on barrier 0 but the two most recent (PTX ISA
+// cp.async.wait_group), not for every copy: no bit 0 in its wait mask. wait_group 0 keeps the
+// wait for everything.
+TEST(SassDescribe, WaitGroupNKeepsTheNMostRecentCopyGroupsInFlight) {
+  const char* const text = R"(
+	.section	.text.p,"ax",@progbits
+        .type           p,@function
+        .other          p,@"STO_CUDA_ENTRY STV_DEFAULT"
+p:
+        /*0000*/                   LDGSTS.E [R7], [R2.64] ;                      /* 0x0000000002077fae */
+                                                                                 /* 0x0003e2000b921848 */
+        /*0010*/                   LDGDEPBAR ;                                   /* 0x00000000000079af */
+                                                                                 /* 0x000e280000000000 */
+        /*0020*/                   LDGSTS.E [R7+0x400], [R2.64+0x400] ;          /* 0x0040040002077fae */
+                                                                                 /* 0x0003e8000b921848 */
+        /*0030*/                   LDGDEPBAR ;                                   /* 0x00000000000079af */
+                                                                                 /* 0x000e280000000000 */
+        /*0040*/                   DEPBAR.LE SB0, 0x2 ;                          /* 0x000080800000791a */
+                                                                                 /* 0x000fc80000000000 */
+        /*0050*/                   DEPBAR.LE SB0, 0x0 ;                          /* 0x000080000000791a */
+                                                                                 /* 0x000fc80000000000 */
+        /*0060*/                   EXIT ;                                        /* 0x000000000000794d */
+                                                                                 /* 0x000fea0003800000 */
+)";
+  const Module module = parseDisassembly(text, "p.sass");
+  const auto info = describeKernel(module, module.functions.at(0));
+  ASSERT_EQ(info.instructions.size(), 7u);
+  for (int pc : {1, 3}) {
+    EXPECT_EQ(info.instructions[pc].control.writeBarrier, 0) << pc;
+    EXPECT_TRUE(info.instructions[pc].control.commitGroup) << pc;
+  }
+  for (int pc : {0, 2}) {
+    EXPECT_EQ(info.instructions[pc].control.writeBarrier, 0) << pc;  // a copy sets its group's barrier
+    EXPECT_FALSE(info.instructions[pc].control.commitGroup) << pc;
+  }
+  const auto& keepTwo = info.instructions[4].control;
+  EXPECT_EQ(keepTwo.waitMask & 1u, 0u);
+  EXPECT_EQ(keepTwo.groupWaitBarrier, 0);
+  EXPECT_EQ(keepTwo.groupWaitKeep, 2);
+  const auto& all = info.instructions[5].control;
+  EXPECT_EQ(all.waitMask & 1u, 1u);
+  EXPECT_EQ(all.groupWaitBarrier, -1);
+}

@@ -221,6 +221,38 @@ TEST(SassTiming, ABarrierSetByTwoLoadsClearsWhenTheLaterIsDone) {
   EXPECT_DOUBLE_EQ(t[2].issue, 22.0);
 }
 
+// cp.async.wait_group N (DEPBAR.LE SB0, N) waits for every committed group but the N most recent
+// (PTX ISA cp.async.wait_group). Two groups of one copy each (LDS standing for the copies: W0, done
+// at 20 and 22 as above), each closed by a commit (LDGDEPBAR: an ALU op setting W0, done 6 cycles
+// after its issue at 1 and 3); then one wait. N = 1 waits for the first group only, max(20, 7) =
+// 20; N = 0 (the wait mask) for both, 22; N = 2 for none: it issues at 4, after the S01 before it.
+std::vector<TimelineEntry> copyGroupsThenWait(int keep) {
+  const auto copy1 = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Shared, {4}, {2}), control(1, 0));
+  const auto copy2 = withControl(memory(trace::InstrKind::Load, trace::MemorySpace::Shared, {5}, {2}), control(1, 0));
+  auto commit = control(1, 0);
+  commit.commitGroup = true;
+  auto wait = control(1, -1, -1, keep == 0 ? 1u << 0 : 0);
+  if (keep > 0) {
+    wait.groupWaitBarrier = 0;
+    wait.groupWaitKeep = static_cast<std::uint8_t>(keep);
+  }
+  const auto r = runSynthetic(simpleConfig(6, 1, 1), withTimeline(),
+                              sassKernel({copy1, withControl(alu({}, {}), commit), copy2, withControl(alu({}, {}), commit),
+                                          withControl(alu({}, {}), wait)}),
+                              [](auto, auto) { return everyPc(5); }, laneWords);
+  return ofWarp(r, 0);
+}
+
+TEST(SassTiming, WaitGroupNWaitsForAllButTheNMostRecentCopyGroups) {
+  const auto one = copyGroupsThenWait(1);
+  ASSERT_EQ(one.size(), 5u);
+  EXPECT_DOUBLE_EQ(one[0].complete, 20.0);
+  EXPECT_DOUBLE_EQ(one[2].complete, 22.0);
+  EXPECT_DOUBLE_EQ(one[4].issue, 20.0);
+  EXPECT_DOUBLE_EQ(copyGroupsThenWait(0)[4].issue, 22.0);
+  EXPECT_DOUBLE_EQ(copyGroupsThenWait(2)[4].issue, 4.0);
+}
+
 TEST(SassTiming, ReadBarrierClearsWhenTheSourcesHaveLeftForThePipe) {
   // STS [R2], R4 sets read barrier 1; the next instruction overwrites R4 and waits on it. The
   // store's sources leave with its wavefront (2 cycles in the shared pipe): the writer issues
