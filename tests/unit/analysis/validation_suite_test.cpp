@@ -182,6 +182,27 @@ TEST(ValidationSuite, ErrorsNameTheFileAndWhatIsWrong) {
   EXPECT_NE(errorOf(negative).find("'measured' must be positive"), std::string::npos) << errorOf(negative);
 }
 
+TEST(ValidationSuite, BytesPerCycleMayDivideByTheKernelsOwnClockInterval) {
+  // Luo et al. 2024's L1 programs print bytes / (stop clock - start clock) of their own loop:
+  // the A100 suite says so, and the other bytes_per_cycle suites keep the launch's cycles.
+  const auto luo = loadValidationSuite(kData + "/suites/l1-bandwidth-a100.json");
+  EXPECT_EQ(luo.metric, ValidationMetric::BytesPerCycle);
+  EXPECT_EQ(luo.cycles, "clock_interval");
+  ASSERT_EQ(luo.rows.size(), 2u);
+  // The bytes the program counts (l1_bw_32f / l1_bw_128): repetitions x 1024 threads x 16 bytes.
+  EXPECT_EQ(*luo.rows[0].bytes, 256.0 * 1024 * 4 * 4);
+  EXPECT_EQ(*luo.rows[1].bytes, 4096.0 * 1024 * 4 * 4);
+  EXPECT_EQ(luo.rows[0].grid->x, 1u);
+  EXPECT_EQ(luo.rows[0].block->x, 1024u);
+  EXPECT_EQ(loadValidationSuite(kData + "/suites/l1-bandwidth-t4.json").cycles, "launch");
+  const auto badCycles = writeTemp("badcycles.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+      "metric": {"kind": "bytes_per_cycle", "bytes": 64, "cycles": "wall"}, "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(badCycles).find("metric.cycles 'wall' is not launch or clock_interval"), std::string::npos) << errorOf(badCycles);
+  const auto wrongKind = writeTemp("wrongkind.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
+      "metric": {"kind": "cycles", "cycles": "clock_interval"}, "rows": [{"label": "1", "measured": 1}]})");
+  EXPECT_NE(errorOf(wrongKind).find("metric.cycles applies to bytes_per_cycle only"), std::string::npos) << errorOf(wrongKind);
+}
+
 TEST(ValidationSuite, GflopsNeedsTheLaunchsFlopCountAndSamplingIsChecked) {
   const auto ok = writeTemp("gflops.json", R"({"name": "x", "title": "t", "source": "s", "gpu": "a100", "launch": "l.json",
       "metric": {"kind": "gflops", "flops": 137438953472}, "sample_blocks": 4, "peer_blocks": 2,
