@@ -11,8 +11,9 @@
 //   its four floats added into four accumulators;
 // - bar.sync, a second %clock read; the accumulators are stored.
 // The program prints bytes / (thread 0's stop clock - start clock): fp32 256 x 1024 x 4 x 4 bytes,
-// fp32.v4 4096 x 1024 x 4 x 4 bytes. Each load and add sits in its own volatile asm statement (with
-// a memory clobber), as in the original, so the compiler keeps them in program order.
+// fp32.v4 4096 x 1024 x 4 x 4 bytes. The loads and adds of one repetition sit in one volatile asm
+// statement with a memory clobber, as in the original, so the compiler keeps the repetitions in
+// program order. The fp32 loop reads up to 384 bytes past the buffer, as the original does.
 #include <cstdint>
 
 constexpr unsigned kThreads = 1024;  // THREADS_PER_BLOCK: one block, one SM
