@@ -247,6 +247,11 @@ ValidationSuite loadValidationSuite(const std::string& path) {
     s.per = m.value("per", 1.0);
     s.reduce = m.value("reduce", "max");
     s.bytes = m.value("bytes", 0.0);
+    s.cycles = m.value("cycles", std::string("launch"));
+    if (s.cycles != "launch" && s.cycles != "clock_interval")
+      throw Error(fmt::format("{}: metric.cycles '{}' is not launch or clock_interval", path, s.cycles));
+    if (s.cycles != "launch" && s.metric != ValidationMetric::BytesPerCycle)
+      throw Error(fmt::format("{}: metric.cycles applies to bytes_per_cycle only", path));
     s.flops = m.value("flops", 0.0);
     if (s.metric == ValidationMetric::Gflops && !(s.flops > 0))
       throw Error(fmt::format("{}: metric.flops (floating-point operations of one launch) is required for gflops", path));
@@ -403,7 +408,12 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
         break;
       }
       case ValidationMetric::TimeMs: rr.predicted = launchViewMs(r.launch, suite.launch); break;
-      case ValidationMetric::BytesPerCycle: rr.predicted = r.cycles > 0 ? bytes / r.cycles : 0; break;
+      case ValidationMetric::BytesPerCycle: {
+        // The kernel's own clock interval (between its barriers) or the whole launch's cycles.
+        const double cycles = suite.cycles == "clock_interval" ? clockInterval(r, suite, 1.0, where) : r.cycles;
+        rr.predicted = cycles > 0 ? bytes / cycles : 0;
+        break;
+      }
       case ValidationMetric::Gflops: rr.predicted = r.timeMs > 0 ? suite.flops / (r.timeMs * 1e-3) / 1e9 : 0; break;
       case ValidationMetric::UnitUtilisation:
         rr.predicted = 0;
@@ -420,7 +430,10 @@ ValidationResult runValidationSuite(const ValidationSuite& suite, const device::
         switch (suite.metric) {
           case ValidationMetric::Cycles: rr.models[model] = cycles; break;
           case ValidationMetric::BandwidthGBs: rr.models[model] = bytes / timeS / 1e9; break;
-          case ValidationMetric::BytesPerCycle: rr.models[model] = bytes / cycles; break;
+          case ValidationMetric::BytesPerCycle:
+            // The baseline models time whole launches, not a kernel's own clock interval.
+            if (suite.cycles == "launch") rr.models[model] = bytes / cycles;
+            break;
           case ValidationMetric::Gflops: rr.models[model] = suite.flops / timeS / 1e9; break;
           default: break;
         }

@@ -96,8 +96,18 @@ constexpr OpcodeRow kIntegerOpcodeTable[] = {
 bool isIntegerType(ptx::Type t) { return !ptx::isFloatType(t) && t != ptx::Type::Pred && t != ptx::Type::None; }
 
 // cvt rows of the Programming Guide: 8/16-bit -> 32-bit integer; anything to/from 64-bit; other.
+// A cvt between 32- and 64-bit integers is no conversion the hardware runs: a 64-bit integer is a
+// register pair, so ptxas widens by writing the high register (zero: RZ or nothing, the widening
+// folds into the address's IMAD.WIDE.U32; sign: SHF.R.S32.HI of the low register) and narrows by
+// taking the low register. The sm_89 SASS of data/validation/kernels/luo_l1_bandwidth.cu, whose
+// loop has a cvt.u64.u32 per load, has no I2I/F2I/I2F at all. Timed as the move or shift it is,
+// not on the Programming Guide's 64-bit conversion row (a slow unit on the GeForce parts).
 InstructionClass conversionUnit(const ptx::Instruction& in) {
   const int db = ptx::typeBits(in.type), sb = ptx::typeBits(in.type2);
+  if (isIntegerType(in.type) && isIntegerType(in.type2) && db >= 32 && sb >= 32 && db != sb) {
+    const bool signExtends = db > sb && ptx::isSignedType(in.type2);
+    return signExtends ? InstructionClass::IntShift : InstructionClass::IntLogic;
+  }
   if (db == 64 || sb == 64) return InstructionClass::Convert64;
   if (isIntegerType(in.type) && isIntegerType(in.type2) && sb < 32) return InstructionClass::ConvertNarrowInt;
   return InstructionClass::ConvertOther;

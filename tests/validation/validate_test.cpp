@@ -99,23 +99,32 @@ TEST(CliValidate, L1ThroughputOfTuringAndHopper) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   auto s = validate({"l1-bandwidth"});
   ASSERT_EQ(s.size(), 5u);  // T4, V100 (Jia 2019 Table 3.2); H800 PCIe, A100, RTX 4090 (Luo 2024 Table V)
-  // Every SM streaming L1 hits: the T4 (58.8 B/clk/SM measured, 64 its wavefront rule) and the
-  // H800's 16-byte loads (124.1 measured, 128) reach the L1's rate, bound by it.
+  // Every SM streaming L1 hits: the T4 (58.8 B/clk/SM measured, 64 its wavefront rule) reaches the
+  // L1's rate, bound by it.
   const auto& t4 = s["l1-bandwidth-t4"]["rows"][0];
   EXPECT_LE(std::abs(t4["error_pct"].get<double>()), 10.0);
   EXPECT_EQ(t4["bound"], "L1/LSU bandwidth");
-  const auto& v4 = s["l1-bandwidth-h800"]["rows"][1];
-  EXPECT_LE(std::abs(v4["error_pct"].get<double>()), 10.0);
-  EXPECT_EQ(v4["bound"], "L1/LSU bandwidth");
-  // The H800's 4-byte loads (125.8 measured) come out 25 % low from PTX (14 % from SASS):
+  // Luo et al.'s own program: one block of 1024 threads times its loop of L1 hits with %clock
+  // between two barriers, and the figure is its bytes over that interval, which leaves out the
+  // warm-up pass: more than the bytes over the whole launch's cycles.
+  const std::map<std::string, double> luoBytes{{"l1 fp32 (luo2024)", 256.0 * 1024 * 16},
+                                               {"l1 fp32.v4 (luo2024)", 4096.0 * 1024 * 16}};
+  for (const char* name : {"l1-bandwidth-a100", "l1-bandwidth-h800", "l1-bandwidth-rtx4090"})
+    for (const auto& row : s[name]["rows"]) {
+      const double launchRate = luoBytes.at(row["label"].get<std::string>()) / row["predicted_cycles"].get<double>();
+      EXPECT_GT(row["predicted"].get<double>(), launchRate) << name << " " << row["label"];
+      EXPECT_EQ(row["binding_resource"], "L1/LSU bandwidth") << name << " " << row["label"];
+    }
+  // The H800's 16-byte loads (124.1 measured, 128) reach the L1's rate.
+  EXPECT_LE(std::abs(s["l1-bandwidth-h800"]["rows"][1]["error_pct"].get<double>()), 10.0);
+  // The H800's 4-byte loads (125.8 measured) come out 11 % low from PTX (6 % from SASS):
   // docs/validation.md. This guards against regressions only.
-  EXPECT_LE(std::abs(s["l1-bandwidth-h800"]["rows"][0]["error_pct"].get<double>()), 30.0);
-  // L1 hits hold no C_mem slot where the LD/ST path paces them: the RTX 4090's C_mem (53 sectors)
-  // held for the L1 latency capped its 4-byte loads at 36 B/clk/SM (-43 %); measured 63.7, its
-  // LD/ST path 64.
-  const auto& ada = s["l1-bandwidth-rtx4090"]["rows"][0];
-  EXPECT_LE(std::abs(ada["error_pct"].get<double>()), 15.0);
-  EXPECT_EQ(ada["bound"], "L1/LSU bandwidth");
+  EXPECT_LE(std::abs(s["l1-bandwidth-h800"]["rows"][0]["error_pct"].get<double>()), 15.0);
+  // The RTX 4090's LD/ST path (16 lanes x 4 B) paces its 4-byte loads (63.7 measured): L1 hits hold
+  // no C_mem slot there (before, its 53 sectors held for the L1 latency capped them at 36, -43 %),
+  // and the loop's cvt.u64.u32 is a move, not a 64-bit conversion (which capped them at 31.8).
+  for (const auto& row : s["l1-bandwidth-rtx4090"]["rows"])
+    EXPECT_LE(std::abs(row["error_pct"].get<double>()), 15.0) << row["label"];
 }
 
 TEST(CliValidate, BankConflictWhatIfPredictsTheRewrittenKernel) {

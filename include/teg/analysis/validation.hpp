@@ -14,7 +14,9 @@
 // Metrics: "clock_interval" (a warp's last clock read minus its first, / per; reduced over the
 // simulated warps by max, min or mean — how a microbenchmark times itself), "cycles" (the
 // predicted cycles of the busiest SM), "bandwidth_gbps" (metric.bytes / predicted time),
-// "utilisation" (percent of the cycles the units named in metric.units were busy, summed).
+// "utilisation" (percent of the cycles the units named in metric.units were busy, summed);
+// "bytes_per_cycle" divides metric.bytes by the launch's cycles, or with "cycles":
+// "clock_interval" by the clock interval the kernel read itself (reduced as for clock_interval).
 // A row may set "launch" (another launch file), "grid", "block", "scalars" ({"name": value}),
 // "what_if" (["no-bank-conflicts"]), "per" (this row's iterations between the clock reads),
 // "regs" (registers per thread: for GPUs nvcc no longer targets, ptxas's count for sm_75 does
@@ -69,6 +71,11 @@ struct ValidationSuite {
   double per = 1;              // clock_interval: iterations between the two clock reads
   std::string reduce = "max";  // clock_interval: max | min | mean over warps
   double bytes = 0;            // bandwidth_gbps, bytes_per_cycle: bytes moved by one launch
+  // bytes_per_cycle: which cycles the bytes are divided by (metric.cycles): "launch" (the
+  // predicted cycles of the launch, the default) or "clock_interval" (a warp's last clock read
+  // minus its first, reduced over the warps by `reduce`: a microbenchmark that times its own
+  // loop with %clock between two barriers, as Luo et al. 2024's L1 program does).
+  std::string cycles = "launch";
   double flops = 0;            // gflops: floating-point operations of one launch, as the source counts them
   // Blocks of the busiest SM to simulate and peer blocks to trace (PredictRequest); 0 and 8 =
   // predict's defaults. Large kernels (a 4096^3 SGEMM) sample fewer to stay fast.

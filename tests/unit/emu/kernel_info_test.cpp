@@ -85,7 +85,8 @@ TEST(KernelInfo, KindsUnitsSpacesAndRegisters) {
       {"setp.lt.u32", InstrKind::Alu, InstructionClass::IntCompare, MemorySpace::None, 0},
       {"cvt.rn.f32.s32", InstrKind::Alu, InstructionClass::ConvertOther, MemorySpace::None, 0},
       {"fma.rn.f32", InstrKind::Alu, InstructionClass::Fp32Fma, MemorySpace::None, 0},
-      {"cvt.u64.u32", InstrKind::Alu, InstructionClass::Convert64, MemorySpace::None, 0},
+      // A 32 -> 64-bit integer widening is a register-pair move for ptxas, no conversion.
+      {"cvt.u64.u32", InstrKind::Alu, InstructionClass::IntLogic, MemorySpace::None, 0},
       {"shl.b32 %r3", InstrKind::Alu, InstructionClass::IntShift, MemorySpace::None, 0},
       {"st.shared.f32", InstrKind::Store, InstructionClass::LoadStore, MemorySpace::Shared, 4},
       {"bar.sync", InstrKind::Barrier, InstructionClass::Branch, MemorySpace::None, 0},
@@ -155,6 +156,49 @@ TEST(KernelInfo, CacheOperatorsAndFusedMultiplies) {
   EXPECT_EQ(at("mul.f32").fusedInto, static_cast<std::int32_t>(pcOf(k, "add.f32 %f8")));
   EXPECT_EQ(at("mul.rn.f32").fusedInto, -1);
   EXPECT_EQ(at("add.f32 %f8").fusedInto, -1);
+}
+
+const char* kConversions = R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %h<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<2>;
+  .reg .b64 %rd<6>;
+  .reg .f64 %fd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.u64.u32 %rd2, %r1;
+  cvt.s64.s32 %rd3, %r1;
+  cvt.u32.u64 %r2, %rd2;
+  cvt.u16.u32 %h1, %r1;
+  cvt.u64.u16 %rd4, %h1;
+  cvt.s32.s16 %r3, %h1;
+  cvt.rn.f32.s32 %f1, %r1;
+  cvt.f64.f32 %fd1, %f1;
+  cvt.rn.f64.u64 %fd1, %rd2;
+  ret;
+}
+)";
+
+// A cvt between 32- and 64-bit integers is a register-pair move for ptxas (zero-extension: the
+// high register is zero, folded into IMAD.WIDE.U32 in address arithmetic; sign-extension: one
+// SHF.R.S32.HI; truncation: the low register), not the Programming Guide's 64-bit conversion row;
+// the float conversions and the 16-bit ones stay on their conversion rows.
+TEST(KernelInfo, IntegerWideningAndNarrowingAreMovesNotConversions) {
+  const ptx::Module m = parsePtx(kConversions);
+  Emulator e(m, "k", {1, 1, 1}, {32, 1, 1});
+  const trace::KernelInfo& k = e.kernelInfo();
+  auto unitOf = [&](const char* text) { return k.instructions.at(pcOf(k, text)).unit; };
+  EXPECT_EQ(unitOf("cvt.u64.u32"), InstructionClass::IntLogic);
+  EXPECT_EQ(unitOf("cvt.s64.s32"), InstructionClass::IntShift);
+  EXPECT_EQ(unitOf("cvt.u32.u64"), InstructionClass::IntLogic);
+  EXPECT_EQ(unitOf("cvt.u16.u32"), InstructionClass::ConvertOther);
+  EXPECT_EQ(unitOf("cvt.u64.u16"), InstructionClass::Convert64);
+  EXPECT_EQ(unitOf("cvt.s32.s16"), InstructionClass::ConvertNarrowInt);
+  EXPECT_EQ(unitOf("cvt.rn.f32.s32"), InstructionClass::ConvertOther);
+  EXPECT_EQ(unitOf("cvt.f64.f32"), InstructionClass::Convert64);
+  EXPECT_EQ(unitOf("cvt.rn.f64.u64"), InstructionClass::Convert64);
 }
 
 TEST(KernelInfo, TraceCarriesCalleePcsAndMemoryAddresses) {
