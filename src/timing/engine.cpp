@@ -76,7 +76,7 @@ PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int res
                                        static_cast<std::int64_t>(b / grid.x % grid.y),
                                        static_cast<std::int64_t>(b / (std::uint64_t{grid.x} * grid.y))};
   };
-  std::vector<bool> excluded(wave, false);  // SM 0's first-wave blocks and their grid neighbours
+  std::vector<bool> neighbour(wave, false);  // SM 0's first-wave blocks and their grid neighbours
   std::array<std::vector<bool>, 3> ownCoordinate;  // per dimension: values SM 0's first wave has
   for (std::size_t d = 0; d < 3; ++d) ownCoordinate[d].assign(static_cast<std::size_t>(extent[d]), false);
   for (std::uint64_t b = 0; b < wave; b += sms) {
@@ -90,18 +90,23 @@ PeerSample peerBlocksOfSimulatedSm(const trace::Dim3& grid, int smCount, int res
           const std::int64_t nx = x + dx, ny = y + dy, nz = z + dz;
           if (nx < 0 || ny < 0 || nz < 0 || nx >= extent[0] || ny >= extent[1] || nz >= extent[2]) continue;
           const auto n = static_cast<std::uint64_t>(nx + extent[0] * (ny + extent[1] * nz));
-          if (n < wave) excluded[n] = true;
+          if (n < wave) neighbour[n] = true;
         }
   }
   // Strata by the coordinates shared with SM 0's first wave; only dimensions longer than 1 count
-  // (every block shares a coordinate of extent 1).
+  // (every block shares a coordinate of extent 1). A neighbour that shares a row or column with
+  // one of SM 0's blocks stays in: it reads that row's or column's panel like the stratum's other
+  // blocks, and may be the only block of the wave that does (a 32 x 32 GEMM on 24 SMs x 2: block
+  // 32 = (0,1) is the only one sharing block 0's B panel). A neighbour sharing neither (a
+  // diagonal; every neighbour of a 1-D grid) is left out: all it can share is a halo.
   std::array<std::vector<std::uint64_t>, 8> byKey;
   for (std::uint64_t b = 0; b < wave; ++b) {
-    if (excluded[b]) continue;
+    if (b % sms == 0) continue;  // SM 0's own
     const auto c = coordinates(b);
     unsigned key = 0;
     for (std::size_t d = 0; d < 3; ++d)
       if (extent[d] > 1 && ownCoordinate[d][static_cast<std::size_t>(c[d])]) key |= 1u << d;
+    if (neighbour[b] && key == 0) continue;
     byKey[key].push_back(b);
     ++sample.population;
   }

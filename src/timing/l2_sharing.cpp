@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <map>
 
 namespace teg::timing::detail {
 
@@ -27,6 +28,8 @@ std::size_t intersect(const std::vector<std::uint64_t>& a, const std::vector<std
 struct StratumSharing {
   double shared = 0, blocks = 0;
   std::size_t peersSharing = 0;
+  std::vector<bool> seen;  // per own sector: some peer of the stratum read it
+  double touched = 0;      // the fraction seen
 };
 
 // Within a stratum the SM's first-wave sectors are taken as two kinds: a fraction `a` that d of
@@ -41,7 +44,8 @@ struct StratumSharing {
 StratumSharing fitStratum(const std::vector<std::uint64_t>& own, const std::vector<const TracedPeer*>& peers, double n) {
   StratumSharing s;
   const auto p = static_cast<double>(peers.size());
-  std::vector<bool> seen(own.size(), false);
+  std::vector<bool>& seen = s.seen;
+  seen.assign(own.size(), false);
   double overlaps = 0;
   for (const TracedPeer* peer : peers) {
     const auto overlap = intersect(own, peer->sectors, seen);
@@ -53,6 +57,7 @@ StratumSharing fitStratum(const std::vector<std::uint64_t>& own, const std::vect
   const auto size = static_cast<double>(own.size());
   const double meanReaders = n / p * overlaps / size;
   const double touched = static_cast<double>(std::count(seen.begin(), seen.end(), true)) / size;
+  s.touched = touched;
   auto excess = [&](double d) { return meanReaders / d * (1 - std::pow(1 - std::min(1.0, d / n), p)) - touched; };
   double lo = std::max(1.0, meanReaders), hi = std::max(lo, n);
   double d = lo;
@@ -74,37 +79,75 @@ StratumSharing fitStratum(const std::vector<std::uint64_t>& own, const std::vect
 
 }  // namespace
 
-// The strata are combined by conserving reads: the SM's sectors are read sum_c a_c d_c times by
-// other blocks in all; taken as one shared kind, it is a fraction A = min(1, sum_c a_c) read by
-// D = sum_c a_c d_c / A others each. With one stratum (a 1-D grid) this is that stratum's fit.
-// A GEMM's A panel (the blocks of its row) and B panel (those of its column) are then one shared
-// kind read by their mean number of readers; taking them apart would need to know which sectors
-// each stratum shares, which its few peers show only in part.
+// The strata are combined sector by sector, so that a sector several strata read is counted once
+// with all of its readers (a union, not a sum of the strata's shared fractions). Of stratum c's
+// fit, a fraction a_c of the SM's sectors is read by d_c of its blocks; its peers saw q_c of them,
+// which are of that kind, and of the sectors they did not see a fraction u_c = (a_c - q_c) /
+// (1 - q_c) is. A sector's other readers r are then the sum of d_c over the strata that saw it,
+// plus d_c with probability u_c for each that did not; k = 1 + min(S - 1, r) SMs read it and this
+// SM fetches it with probability 1/k. A GEMM block shares its A panel with its row's stratum and
+// its B panel with its column's: summing a_c and averaging d_c (the rule before) made the two
+// panels one kind read by the mean of the two counts, and a panel several strata read (row 0's A
+// panel by the row's blocks and by its neighbours) shared twice. With one stratum (a 1-D grid)
+// this is that stratum's fit: (1 - a) + a/k.
 L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<TracedPeer>& peers,
                             const std::vector<double>& strataPopulation, int smCount) {
   L2Sharing s;
   s.peers = peers.size();
   s.ownSectors = own.size();
   if (own.empty() || peers.empty() || smCount < 2) return s;
-  double sharedSum = 0, readsSum = 0;
+  std::vector<StratumSharing> counted;
   for (std::size_t c = 0; c < strataPopulation.size(); ++c) {
     std::vector<const TracedPeer*> members;
     for (const TracedPeer& peer : peers)
       if (peer.stratum == c) members.push_back(&peer);
     if (members.empty() || strataPopulation[c] < 1) continue;
     ++s.strata;
-    const StratumSharing fit = fitStratum(own, members, strataPopulation[c]);
+    StratumSharing fit = fitStratum(own, members, strataPopulation[c]);
     s.peersSharing += fit.peersSharing;
     if (fit.shared <= 0) continue;
     ++s.strataCounted;
-    sharedSum += fit.shared;
-    readsSum += fit.shared * fit.blocks;
+    counted.push_back(std::move(fit));
   }
-  if (s.strataCounted == 0) return s;
-  s.sharedFraction = std::min(1.0, sharedSum);
-  s.otherBlocks = readsSum / s.sharedFraction;
-  s.otherSms = std::min(static_cast<double>(smCount - 1), s.otherBlocks);
-  s.ownFetchFraction = (1 - s.sharedFraction) + s.sharedFraction / (1 + s.otherSms);
+  if (counted.empty()) return s;
+  // The sectors grouped by which counted strata saw them (at most one stratum per peer, so few).
+  std::map<std::vector<bool>, double> groups;
+  {
+    std::vector<bool> key(counted.size());
+    for (std::size_t i = 0; i < own.size(); ++i) {
+      for (std::size_t c = 0; c < counted.size(); ++c) key[c] = counted[c].seen[i];
+      groups[key] += 1;
+    }
+  }
+  const double otherSms = static_cast<double>(smCount - 1);
+  double fetched = 0, shared = 0, reads = 0;
+  for (const auto& [sawIt, sectors] : groups) {
+    // The distribution of r over the strata that did not see these sectors.
+    std::vector<std::pair<double, double>> readers{{0.0, 1.0}};  // (r, probability)
+    for (std::size_t c = 0; c < counted.size(); ++c) {
+      const StratumSharing& f = counted[c];
+      if (sawIt[c]) {
+        for (auto& [r, p] : readers) r += f.blocks;
+        continue;
+      }
+      const double u = f.touched < 1 ? std::clamp((f.shared - f.touched) / (1 - f.touched), 0.0, 1.0) : 0.0;
+      if (u <= 0) continue;
+      const std::size_t n = readers.size();
+      for (std::size_t j = 0; j < n; ++j) {
+        readers.push_back({readers[j].first + f.blocks, readers[j].second * u});
+        readers[j].second *= 1 - u;
+      }
+    }
+    for (const auto& [r, p] : readers) {
+      fetched += sectors * p / (1 + std::min(otherSms, r));
+      if (r > 0) shared += sectors * p, reads += sectors * p * r;
+    }
+  }
+  const auto size = static_cast<double>(own.size());
+  s.sharedFraction = std::min(1.0, shared / size);
+  s.otherBlocks = shared > 0 ? reads / shared : 0;
+  s.otherSms = std::min(otherSms, s.otherBlocks);
+  s.ownFetchFraction = std::min(1.0, fetched / size);
   return s;
 }
 

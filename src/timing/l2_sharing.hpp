@@ -37,10 +37,11 @@ struct TracedPeer {
 
 // `own`: distinct sectors (sorted) the simulated SM's first-wave blocks read; `peers`: the traced
 // peer blocks; `strataPopulation`: per stratum, the blocks its peers were drawn from (blocks other
-// SMs run alongside the first wave, grid neighbours excepted: TimingEngine's
-// peerBlocksOfSimulatedSm). A stratum's sharing seen by fewer than kMinPeersSharing of its peers
-// is not counted unless every block of it was traced: one draw scaled up to the wave is mostly
-// noise.
+// SMs run alongside the first wave, grid neighbours sharing no row or column excepted:
+// TimingEngine's peerBlocksOfSimulatedSm). A stratum's sharing seen by fewer than kMinPeersSharing
+// of its peers is not counted unless every block of it was traced: one draw scaled up to the wave
+// is mostly noise. The strata are combined per sector (each sector once, with the readers of every
+// stratum that reads it: l2_sharing.cpp); `otherBlocks` is then the mean over the shared sectors.
 L2Sharing estimateL2Sharing(const std::vector<std::uint64_t>& own, const std::vector<TracedPeer>& peers,
                             const std::vector<double>& strataPopulation, int smCount);
 

@@ -48,11 +48,16 @@ std::vector<std::uint64_t> blocksOfSimulatedSm(std::uint64_t gridBlocks, int smC
 
 // The peer blocks the engine traces besides the simulated SM's (for asking the emulator to run
 // them too), drawn from the population of blocks other SMs run alongside SM 0's first wave —
-// blocks [0, min(grid, smCount x residentBlocks)) that SM 0 does not run and that are not grid
-// neighbours (diagonals too) of one it runs in that wave — in increasing order; all of them when
-// there are no more than `count`. Neighbours are left out because what they share (a stencil's
-// halo) is local: scaled up to the wave as a random sample would be, one neighbour drawn reads as
-// sharing everywhere.
+// blocks [0, min(grid, smCount x residentBlocks)) that SM 0 does not run, less the grid
+// neighbours (diagonals too) of one it runs in that wave that share no grid row or column (no
+// coordinate of a dimension longer than 1) with any of its blocks — in increasing order; all of
+// them when there are no more than `count`. Those neighbours are left out because all they share
+// (a stencil's halo) is local: scaled up to the wave as a random sample would be, one neighbour
+// drawn reads as sharing everywhere. A neighbour in a shared row or column stays in its stratum:
+// it reads that row's or column's panel like the others, and may be the only block of the wave
+// that does (a GEMM on a small GPU); a halo it shares is counted only when two of the stratum's
+// peers show sharing or the whole stratum is traced (l2_sharing.hpp). In a 1-D grid every
+// neighbour is left out.
 // The population is split into strata by which grid coordinates a block shares with some block of
 // SM 0's first wave (its row, its column, both, neither), and the peers are spread evenly over the
 // strata (extras to the largest), drawn at random (fixed seed) within each. A GEMM block shares

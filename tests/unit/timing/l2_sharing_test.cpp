@@ -150,11 +150,13 @@ TEST(L2Sharing, LocalMemoryIsNeverBroughtInByAnotherSm) {
 
 TEST(L2Sharing, PeersAreRunningBlocksOfOtherSmsAwayFromTheSmsOwn) {
   // A 32 x 32 grid on 108 SMs with 8 resident blocks: the first wave is blocks 0-863 (rows 0-26).
-  // SM 0 runs 0, 108, ..., 756: (0,0) in a corner (3 neighbours) and 7 blocks inside the grid
-  // (8 neighbours each), so the population is 864 - 8 - 3 - 7 x 8 = 797.
+  // SM 0 runs 0, 108, ..., 756: (0,0) in a corner (1 diagonal neighbour) and 7 blocks inside the
+  // grid (4 diagonals each). The diagonals share no row or column with SM 0's blocks (columns
+  // 0, 4, ..., 28; rows 3 or more apart) and are left out; the neighbours above, below and beside
+  // share a column or a row and stay in. The population is 864 - 8 - 1 - 7 x 4 = 827.
   const teg::trace::Dim3 grid{32, 32, 1};
   const PeerSample sample = peerBlocksOfSimulatedSm(grid, 108, 8, 8);
-  EXPECT_EQ(sample.population, 797u);
+  EXPECT_EQ(sample.population, 827u);
   ASSERT_EQ(sample.blocks.size(), 8u);
   EXPECT_TRUE(std::is_sorted(sample.blocks.begin(), sample.blocks.end()));
   EXPECT_EQ(std::set<std::uint64_t>(sample.blocks.begin(), sample.blocks.end()).size(), 8u);
@@ -164,7 +166,7 @@ TEST(L2Sharing, PeersAreRunningBlocksOfOtherSmsAwayFromTheSmsOwn) {
     for (std::uint64_t own = 0; own < 864; own += 108) {
       const auto dx = static_cast<long>(b % 32) - static_cast<long>(own % 32);
       const auto dy = static_cast<long>(b / 32) - static_cast<long>(own / 32);
-      EXPECT_FALSE(std::labs(dx) <= 1 && std::labs(dy) <= 1) << b << " neighbours " << own;
+      EXPECT_FALSE(std::labs(dx) == 1 && std::labs(dy) == 1) << b << " is a diagonal neighbour of " << own;
     }
   }
   // The same launch gets the same peers; fewer candidates than asked for: all of them.
@@ -178,14 +180,14 @@ TEST(L2Sharing, PeersAreRunningBlocksOfOtherSmsAwayFromTheSmsOwn) {
 // (4,10), (16,13), (28,16), (8,20), (20,23): columns X = {0, 4, ..., 28} and rows
 // Y = {0, 3, 6, 10, 13, 16, 20, 23}; the wave is rows 0-26. Before exclusions: X and Y 8 x 8 = 64,
 // X only 8 x 19 = 152, Y only 24 x 8 = 192, neither 24 x 19 = 456. Excluded: the 8 own blocks
-// (X and Y); the neighbours of (0,0): (1,0) Y only, (0,1) X only, (1,1) neither; of each of the 7
-// inside: 2 Y only (left, right: columns 4 apart), 2 X only (above, below: rows 3 or more apart),
-// 4 neither (diagonals). So X and Y 56, X only 137, Y only 177, neither 427; 2 peers each.
+// (X and Y) and the diagonal neighbours, which share neither: (1,1) of (0,0) and 4 of each of the 7
+// inside, 29. The neighbours beside (Y only) and above or below (X only) stay in their stratum.
+// So X and Y 56, X only 152, Y only 192, neither 456 - 29 = 427; 2 peers each.
 TEST(L2Sharing, PeersAreSpreadOverTheRowsAndColumnsTheSmShares) {
   const teg::trace::Dim3 grid{32, 32, 1};
   const PeerSample sample = peerBlocksOfSimulatedSm(grid, 108, 8, 8);
   ASSERT_EQ(sample.strata.size(), 4u);
-  const std::vector<std::pair<unsigned, std::uint64_t>> expected = {{0u, 427}, {2u, 177}, {1u, 137}, {3u, 56}};
+  const std::vector<std::pair<unsigned, std::uint64_t>> expected = {{0u, 427}, {2u, 192}, {1u, 152}, {3u, 56}};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(sample.strata[i].sharedCoordinates, expected[i].first) << i;
     EXPECT_EQ(sample.strata[i].population, expected[i].second) << i;
@@ -210,12 +212,12 @@ TEST(L2Sharing, PeersAreSpreadOverTheRowsAndColumnsTheSmShares) {
 // column x and one of its row y, nothing else. The SM's first wave reads 16 tables: 256 sectors.
 // Each peer of "X only" or "Y only" shares one table with it (16 sectors), of "X and Y" two, of
 // "neither" none. Mean other readers per sector, stratum by stratum, N / P x overlaps / 256:
-// Y only 177 / 2 x 32 / 256 = 11.06, X only 137 / 2 x 32 / 256 = 8.56, X and Y 56 / 2 x 64 /
-// 256 = 7; in all 26.6 (by hand: each column table is read by 26 other blocks of the wave, each
-// row table by 31, less the neighbours left out). Two peers of a stratum that read different
-// tables (a fraction 32 / 256 touched) are explained by the fit only as every sector shared
-// (a = 1), so the strata's shared fractions add up to 100 % or more and the SM fetches
-// 1 / (1 + 26.6) = 3.6 % of its misses.
+// Y only 192 / 2 x 32 / 256 = 12, X only 152 / 2 x 32 / 256 = 9.5, X and Y 56 / 2 x 64 / 256 = 7.
+// Two peers of a stratum that read different tables (a fraction 32 / 256 touched) are explained
+// by the fit only as every sector shared (a = 1), so each stratum counts every sector, seen or
+// not (u = 1): 28.5 other readers of each, and the SM fetches 1 / (1 + 28.5) = 3.4 % of its
+// misses (by hand: each column table is read by 26 other blocks of the wave, each row table by
+// 31; (1/27 + 1/32) / 2 = 3.4 %).
 // A simple random sample of 8 would have drawn about 2 sharing peers and scaled them up to the
 // whole wave.
 TEST(L2Sharing, AGemmsRowAndColumnPanelsAreSharedAsTheGridSays) {
@@ -235,8 +237,71 @@ TEST(L2Sharing, AGemmsRowAndColumnPanelsAreSharedAsTheGridSays) {
       });
   const std::string value = sharingValue(r);
   EXPECT_NE(value.find("100.0 % of the 256 sectors"), std::string::npos) << value;
-  EXPECT_NE(value.find("read by 26.6 other running blocks"), std::string::npos) << value;
-  EXPECT_NE(value.find("fetches 3.6 %"), std::string::npos) << value;
+  EXPECT_NE(value.find("read by 28.5 other running blocks"), std::string::npos) << value;
+  EXPECT_NE(value.find("fetches 3.4 %"), std::string::npos) << value;
+}
+
+// A GEMM's first wave on a small GPU, counted by hand (the shape of the SGEMM worklog's s10 on an
+// RTX 4060: 24 SMs x 2 blocks, a 32 x 32 grid, block (x, y) reads A's row panel y and B's column
+// panel x). Here an 8 x 8 grid on 6 SMs with 2 resident blocks: the wave is blocks 0-11, rows 0
+// (x 0-7) and 1 (x 0-3); SM 0 runs blocks 0 = (0,0) and 6 = (6,0). Each block reads its row
+// table (4 lines, 16 sectors) and its column table (16 sectors): the SM reads A0, B0 and B6, 48
+// sectors. Who else reads them in the wave: A0 blocks 1-5 and 7 (on SMs 1-5 and 1: all 5 other
+// SMs, so it is fetched by 1 of 6); B0 block 8 = (0,1) on SM 2 (1 of 2); B6 nobody ((6,1) is block
+// 14, in the next wave). This SM fetches (1/6 + 1/2 + 1) / 3 = 55.6 % of its misses.
+// Blocks 1, 7 and 8 are grid neighbours of the SM's blocks; 8 is the only block of the wave that
+// shares B0. Left out, the estimate saw A0 shared by 3 blocks and B0 by none (75.0 %); the
+// strata's shares added (A0 and B0 one shared kind read by (6 + 1) / 2 others) give 48.1 %.
+// Block 9 = (1,1) is a diagonal neighbour sharing no row or column: still left out.
+TEST(L2Sharing, AGemmsPanelsAreCountedForTheBlocksThatShareThemInTheWave) {
+  auto config = simpleConfig(4, 1, 1);
+  config.smCount = 6;
+  config.l2BytesShare = 64 * 1024;
+  EngineOptions options;
+  options.residentBlocks = 2;
+  auto kernel = kernelOf({memory(InstrKind::Load, MemorySpace::Global, {2}, {1})}, 64, 32);
+  kernel.grid = {8, 8, 1};
+  const auto gemm = [](std::uint32_t block, auto, std::size_t i, int lane) {
+    const std::uint64_t table = i < 4 ? 0x20000000ull + (block / 8) * 0x10000 : 0x10000000ull + (block % 8) * 0x10000;
+    return table + (i % 4) * 128 + static_cast<std::uint64_t>(lane) * 4;
+  };
+  // The peers: row 0's other blocks 1-5 and 7, block 8 of column 0, and 10, 11 sharing neither.
+  const PeerSample all = peerBlocksOfSimulatedSm(kernel.grid, 6, 2, 16);
+  EXPECT_EQ(all.blocks, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 7, 8, 10, 11}));
+  for (const int peers : {16, 8}) {  // every candidate traced; 8 of the 9 (row 0's stratum sampled)
+    options.peerBlocks = peers;
+    const auto r = runSynthetic(config, options, kernel, [](auto, auto) { return repeat(0, 8); }, gemm);
+    const std::string value = sharingValue(r);
+    EXPECT_NE(value.find("66.7 % of the 48 sectors"), std::string::npos) << peers << ": " << value;
+    EXPECT_NE(value.find("read by 3.5 other running blocks"), std::string::npos) << peers << ": " << value;
+    EXPECT_NE(value.find("fetches 55.6 %"), std::string::npos) << peers << ": " << value;
+  }
+}
+
+// The strata combined sector by sector (estimateL2Sharing), by hand on 100 SMs. The SM reads
+// sectors 0-99. Stratum 0: 2 peers of 10 blocks, both reading 0-49: D = 10/2 x 100/100 = 5,
+// q = 1/2; the fit gives d = 10 (5/10 x (1 - 0^2) = q) and a = 1/2, every shared sector seen.
+// Stratum 1: its one block (traced whole) reads 0-49 too: D = q = 1/2, d = 1, a = 1/2. Sectors
+// 0-49 are read by 10 + 1 others, 12 SMs in all: (50/12 + 50) / 100 = 54.2 % fetched here. Adding
+// the strata's shares (the rule before) called every sector shared by (5 + 1/2) / 1 others and
+// fetched 1 / 6.5 = 15.4 %. When stratum 1's block reads 50-59 instead (a = 1/10, d = 1), the
+// panels are apart: (50/11 + 10/2 + 40) / 100 = 49.5 %, 60 % shared by (50 x 10 + 10) / 60 = 8.5.
+TEST(L2Sharing, AStratumsSectorsAreCountedOnceWithAllTheirReaders) {
+  using teg::timing::detail::estimateL2Sharing;
+  using teg::timing::detail::TracedPeer;
+  std::vector<std::uint64_t> own, firstHalf, tenMore;
+  for (std::uint64_t s = 0; s < 100; ++s) own.push_back(s);
+  for (std::uint64_t s = 0; s < 50; ++s) firstHalf.push_back(s);
+  for (std::uint64_t s = 50; s < 60; ++s) tenMore.push_back(s);
+  const auto same = estimateL2Sharing(own, {{firstHalf, 0}, {firstHalf, 0}, {firstHalf, 1}}, {10.0, 1.0}, 100);
+  EXPECT_EQ(same.strataCounted, 2u);
+  EXPECT_NEAR(same.ownFetchFraction, (50.0 / 12 + 50) / 100, 1e-12);
+  EXPECT_NEAR(same.sharedFraction, 0.5, 1e-12);
+  EXPECT_NEAR(same.otherBlocks, 11, 1e-12);
+  const auto apart = estimateL2Sharing(own, {{firstHalf, 0}, {firstHalf, 0}, {tenMore, 1}}, {10.0, 1.0}, 100);
+  EXPECT_NEAR(apart.ownFetchFraction, (50.0 / 11 + 5 + 40) / 100, 1e-12);
+  EXPECT_NEAR(apart.sharedFraction, 0.6, 1e-12);
+  EXPECT_NEAR(apart.otherBlocks, 8.5, 1e-12);
 }
 
 }  // namespace
