@@ -17,13 +17,6 @@
 namespace teg::emu::sasstest {
 namespace {
 
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init = ZerosInit{}) {
-  BufferArg b;
-  b.type = type;
-  b.count = count;
-  b.init = std::move(init);
-  return LaunchArg{name, b};
-}
 LaunchArg i32(const std::string& name, std::int64_t v) { return LaunchArg{name, ScalarArg{ScalarType::I32, v}}; }
 
 template <typename T>

@@ -29,14 +29,6 @@
 namespace teg::emu::sasstest {
 namespace {
 
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init = ZerosInit{}) {
-  BufferArg b;
-  b.type = type;
-  b.count = count;
-  b.init = std::move(init);
-  return LaunchArg{name, b};
-}
-
 // ---------------------------------------------------------------------------------------------
 const char* const kHang = R"(
 __global__ void hang(float* out) {

@@ -25,14 +25,6 @@
 namespace teg::emu::sasstest {
 namespace {
 
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init = ZerosInit{}) {
-  BufferArg b;
-  b.type = type;
-  b.count = count;
-  b.init = std::move(init);
-  return LaunchArg{name, b};
-}
-
 template <typename T>
 std::vector<T> contents(const Emulator& e, const std::string& name) {
   const auto bytes = e.buffer(name);
