@@ -18,6 +18,11 @@ is an experiment, not the model.
 --policy fifo: the L2 share serves waiting lines in arrival order (teg's behaviour).
 --policy oldest: it serves the lowest warp id first (a strict greedy-then-oldest at the memory).
 --late W --delay D: the last W warps start D cycles after the others (a perturbation).
+--slices S: instead of one in-order pipe, the SM's L2 share is S slices, each in order at 1/S of the
+  share's rate, a line going to slice (line * 2654435761 >> 7) mod S (a multiplicative hash standing
+  in for the unpublished one); the V100's L2 has 64 (Accel-Sim SM7_QV100: -gpgpu_n_mem 32,
+  -gpgpu_n_sub_partition_per_mchannel 2). Every SM reads the same lines in the same order, so one
+  SM's view of a slice is a server at 1/80 of its rate. (--policy applies to the single pipe only.)
 Prints, per footprint, the share of line reads that missed the L1 and the GB/s of 80 such SMs at
 1380 MHz.
 """
@@ -31,7 +36,7 @@ LSU_CYCLES_PER_LOAD = 2.0
 SETS, WAYS, UNROLL, WARPS = 4, 256, 32, 8
 
 
-def simulate(kib, passes, policy="fifo", starts=None):
+def simulate(kib, passes, policy="fifo", starts=None, slices=1):
     lines_per_warp = kib * 1024 // 128 // WARPS
     loads_per_pass = lines_per_warp // 2
     sets = [OrderedDict() for _ in range(SETS)]
@@ -56,6 +61,7 @@ def simulate(kib, passes, policy="fifo", starts=None):
     for w in range(WARPS):
         push(starts[w] if starts else 0.0, "issue", w)
     lsu_free = l2_busy_until = t_end = 0.0
+    slice_free = [0.0] * slices
     waiting = []  # lines waiting for the L2 share: (priority key, arrival, warp, load)
     position, passes_done = [0] * WARPS, [0] * WARPS
     hits = misses = 0
@@ -93,10 +99,17 @@ def simulate(kib, passes, policy="fifo", starts=None):
                         hits += 1
                     else:
                         misses += 1
-                        key = (w, at) if policy == "oldest" else (at, w)
-                        heapq.heappush(waiting, (key, at, w, k))
                         outstanding += 1
-                        push(at, "l2", None)
+                        if slices > 1:  # the line's slice, in order, at 1/slices of the rate
+                            line = 16 * load + 2 * w + half
+                            sl = ((line * 2654435761) >> 7) % slices
+                            start = max(at, slice_free[sl])
+                            slice_free[sl] = start + L2_CYCLES_PER_LINE * slices
+                            push(slice_free[sl] + L2_LATENCY, "data", (w, k))
+                        else:  # one pipe for the SM's share
+                            key = (w, at) if policy == "oldest" else (at, w)
+                            heapq.heappush(waiting, (key, at, w, k))
+                            push(at, "l2", None)
             batch[w] = [ready, outstanding, n]
             if outstanding == 0:
                 retire(w)
@@ -130,12 +143,13 @@ def main():
     p.add_argument("--policy", choices=["fifo", "oldest"], default="fifo")
     p.add_argument("--late", default="0", help="numbers of late warps to try, comma-separated")
     p.add_argument("--delay", type=float, default=30000.0)
+    p.add_argument("--slices", type=int, default=1)
     a = p.parse_args()
     for kib in map(int, a.kib.split(",")):
         cells = []
         for late in map(int, a.late.split(",")):
             starts = [0.0] * (WARPS - late) + [a.delay] * late
-            miss, gbps = simulate(kib, a.passes, a.policy, starts)
+            miss, gbps = simulate(kib, a.passes, a.policy, starts, a.slices)
             cells.append(f"late {late}: miss {miss:.3f} {gbps:6.0f} GB/s")
         print(f"{kib:4d} KiB  " + " | ".join(cells), flush=True)
 
