@@ -8,8 +8,8 @@
 // it ("HADD2 R6, -R7.H0_H0, -RZ.H0_H0" and two PRMTs): the SASS multiplies by
 // +9.1648e-4 where the PTX says -9.1648e-4 in iterations 1 and 5 of thread 5 (the loop runs lane & 7
 // times). A hand computation of the SASS as written (binary16 fma, round to nearest even) gives the
-// SASS emulator's 0xaf282c37, and of the PTX the PTX emulator's 0x28aea6b8; the expected difference
-// is uo[23] (thread 5: ptx 0x28aea6b8, sass 0xaf282c37).
+// SASS emulator's 0xaf282c37, and of the PTX the PTX emulator's 0x28aea6b8;
+// the expected difference is uo[23] (thread 5: ptx 0x28aea6b8, sass 0xaf282c37).
 #include <cuda_fp16.h>
 
 extern "C" __global__ void k_5003527(const unsigned* __restrict__ ui, const float* __restrict__ fi,
