@@ -283,6 +283,12 @@ class Parser {
       ins.low = *low;
       ins.high = *high;
       ins.control = decodeControl(*high);
+      // Six scoreboard barriers, SB0-SB5, with 7 meaning none (Jia et al. 2018, control
+      // information; the wait mask has six bits): a field of 6 names no barrier, and the timing
+      // engine and the wait masks index the six.
+      if (ins.control.writeBarrier == 6 || ins.control.readBarrier == 6)
+        fail(col, std::string("control word: ") + (ins.control.writeBarrier == 6 ? "write" : "read") +
+                      " dependency barrier 6 does not exist (SB0-SB5, 7 = none)");
     }
     ins.source = source_;
     commentSinceInstruction_ = false;

@@ -247,6 +247,12 @@ TEST(SassParser, ErrorsNameLineAndColumn) {
   EXPECT_EQ(errorAt(".section .text.k,\"ax\",@progbits\nk:\n.L_1:\n.L_1:\n"), "4:1");
   // A constant bank beyond c[0x1f].
   EXPECT_EQ(errorAt(kernelWith(" /*0000*/ MOV R1, c[0x40][0x0] ; /* 0x00000a0000017a02 */")), "4:19");
+  // A control word whose write barrier field is 6 (bits 110-112: SB0-SB5 exist, 7 is none; found by
+  // fuzz_sass_parser), then the same for the read barrier (bits 113-115), at the high word's comment.
+  EXPECT_EQ(errorAt(kernelWith(" /*0000*/ RET.REL.NODEC R20 `(k) ; /* 0x0000000014007950 */", "/* 0x000fae0003c3ffff */")),
+            "5:9");
+  EXPECT_EQ(errorAt(kernelWith(" /*0000*/ EXIT ; /* 0x000000000001588d */", "/* 0x000cfe0003800000 */")), "5:9");
+  EXPECT_EQ(errorAt(kernelWith(" /*0000*/ EXIT ; /* 0x000000000001588d */", "/* 0x000fea0003800000 */")), "no error");
 }
 
 // nvdisasm 13 prints the two words of an encoding it cannot disassemble with no instruction line
