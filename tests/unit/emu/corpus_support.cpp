@@ -41,14 +41,6 @@ const ptx::Module* module(const std::string& name) {
   return slot.get();
 }
 
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init) {
-  BufferArg b;
-  b.type = type;
-  b.count = count;
-  b.init = std::move(init);
-  return LaunchArg{name, b};
-}
-
 LaunchArg i32(const std::string& name, std::int64_t value) {
   ScalarArg s;
   s.type = ScalarType::I32;

@@ -12,6 +12,7 @@
 #include "teg/emu/emulator.hpp"
 #include "teg/emu/launch.hpp"
 #include "teg/ptx/ir.hpp"
+#include "launch_arg_support.hpp"
 
 namespace teg::emu::corpus {
 
@@ -26,7 +27,7 @@ std::string kernelsDir();
   if (var == nullptr) GTEST_SKIP() << "nvcc not found: corpus kernel " << name << " not compiled"
 
 // Launch building.
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init = ZerosInit{});
+using testsupport::buffer;
 LaunchArg i32(const std::string& name, std::int64_t value);
 LaunchArg f32(const std::string& name, double value);
 LaunchDescription launch(const std::string& kernel, Dim3 grid, Dim3 block, std::vector<LaunchArg> args,

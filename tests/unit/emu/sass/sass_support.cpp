@@ -70,12 +70,4 @@ long long firstDifference(std::span<const std::byte> a, std::span<const std::byt
   return a.size() == b.size() ? -1 : static_cast<long long>(n);
 }
 
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init) {
-  BufferArg b;
-  b.type = type;
-  b.count = count;
-  b.init = std::move(init);
-  return LaunchArg{name, b};
-}
-
 }  // namespace teg::emu::sasstest

@@ -10,6 +10,7 @@
 #include "teg/emu/launch.hpp"
 #include "teg/ptx/ir.hpp"
 #include "teg/sass/ir.hpp"
+#include "../launch_arg_support.hpp"
 
 namespace teg::emu::sasstest {
 
@@ -30,8 +31,7 @@ const Compiled& compile(const std::string& cuPath, const std::string& arch, cons
 // Writes `cudaSource` to a file in the test's temporary directory and compiles it.
 const Compiled& compileSource(const std::string& name, const std::string& cudaSource, const std::string& arch);
 
-// A buffer argument of a launch description (zero-filled unless `init` says otherwise).
-LaunchArg buffer(const std::string& name, ScalarType type, std::uint64_t count, BufferInit init = ZerosInit{});
+using testsupport::buffer;  // a buffer argument of a launch description
 
 // The index of the first byte that differs, or -1.
 long long firstDifference(std::span<const std::byte> a, std::span<const std::byte> b);
