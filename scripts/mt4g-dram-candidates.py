@@ -63,7 +63,8 @@ REGION = 32 * 2 ** 20  # one cold walk per 32 MiB (the chase: ~30 walks over 1 G
 # Per GPU: the mt4g result file name, the teg device (None: no teg device), the peak GB/s used
 # (teg's memory.dram_bandwidth_gbs; for the two without a device, the result's memoryClockRate x 2
 # x memoryBusWidth / 8), memory type (the device file or the product datasheet), GPC count
-# (architecture whitepapers; used only with --per-gpc), the resident warps per SM
+# (architecture whitepapers; used only with --per-gpc; the T1000's TU117 count is not from a
+# whitepaper, and its row stays short of its extra even at 8), the resident warps per SM
 # (maxThreadsPerMultiProcessor / 32, as the result prints it) and the software stack the result's
 # "meta" section prints (runtime, driver, nvcc, kernel, timestamp).
 GPUS = {
