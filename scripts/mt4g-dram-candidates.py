@@ -195,7 +195,7 @@ def main():
             inflight = r["sms"] * g["warps"] * 512
             x = inflight / (g["peak"] * 1e9 * base / (r["clock"] * 1e6))
             print(f"| {gpu} | {d} | {r['bytes'] / 1e9:.2f} | {r['gbps']:.1f} | {100 * r['gbps'] / g['peak']:.1f} "
-                  f"| {pred if pred else f'({100 * median_fraction:.1f} % of peak)'} | {extra[d]:.2f} | {bound:.3f} "
+                  f"| {f'{pred:.1f}' if pred else f'({100 * median_fraction:.1f} % of peak)'} | {extra[d]:.2f} | {bound:.3f} "
                   f"| {100 * bound / extra[d]:.0f} % | {common:.2f} | {extra[d] - common:.2f} | {x:.1f} |")
         summary.append((gpu, g["mem"], g["stack"], extra["read"], extra["write"], n_walk, excess))
     print()
