@@ -310,7 +310,7 @@ TEST(TimingFigures, MeasuredSustainedDramBandwidthIsTheMemoryThroughputRow) {
     EXPECT_NEAR(d.memory.dramSustainedGBs, gbs, 0.05);
     ++checked;
   }
-  EXPECT_EQ(checked, 10);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800, RTX 5090 (a 5090 D's copy); BabelStream Copy: A100 SXM4 80GB, H100 SXM5, H200
+  EXPECT_EQ(checked, 11);  // V100-PCIe, T4, P100, A100-PCIe, RTX 4090, H800, RTX 5090 (a 5090 D's copy), RTX 2080 Ti (bandwidthTest's device-to-device copy); BabelStream Copy: A100 SXM4 80GB, H100 SXM5, H200
 }
 
 // Every product from Volta on has a sustained DRAM bandwidth below its peak; a derived one is the
