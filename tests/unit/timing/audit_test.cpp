@@ -381,7 +381,9 @@ TEST(Audit, AdaVariableLatencyClassesComeFromTheRtx4070TiChains) {
                                           {"execution latency warp_shuffle", InstructionClass::WarpShuffle, 24.96, true},
                                           {"execution latency int_popc", InstructionClass::IntPopc, popcOrFlo, false},
                                           {"execution latency int_clz", InstructionClass::IntClz, popcOrFlo, false},
-                                          {"execution latency convert_other", InstructionClass::ConvertOther, f2i, false}};
+                                          {"execution latency convert_other", InstructionClass::ConvertOther, f2i, false},
+                                          // all_measurements.csv's DFMA chain (microbench_latency_expanded)
+                                          {"execution latency fp64_fma", InstructionClass::Fp64Fma, 54.47, true}};
   // L4: the same chip as the RTX 4070 Ti (sibling); L40S: AD102, the same compute capability
   // (derived by the SM rule); RTX 4060: AD107, a product outside the cloud list.
   for (const std::string id : {"l4", "l40s", "rtx4060"}) {
@@ -426,6 +428,12 @@ TEST(Audit, Ga102FiguresComeFromTheRtx3080Lab) {
     EXPECT_EQ(entry(audit, "execution latency warp_shuffle").basis, sm);
     EXPECT_DOUBLE_EQ(config.executionLatency[static_cast<std::size_t>(InstructionClass::Special)], 17);
     EXPECT_DOUBLE_EQ(config.executionLatency[static_cast<std::size_t>(InstructionClass::WarpShuffle)], 26);
+    // The README's HFMA2 4 and DFMA 55 (ptxas scoreboards DFMA on sm_86: the scheduling table's 6 is
+    // a minimum spacing, not the latency of the 1/64-rate FP64 path).
+    EXPECT_EQ(entry(audit, "execution latency fp64_fma").basis, sm);
+    EXPECT_EQ(entry(audit, "execution latency fp16_fma").basis, sm);
+    EXPECT_DOUBLE_EQ(config.executionLatency[static_cast<std::size_t>(InstructionClass::Fp64Fma)], 55);
+    EXPECT_DOUBLE_EQ(config.executionLatency[static_cast<std::size_t>(InstructionClass::Fp16Fma)], 4);
     if (d.chip == "GA102") {
       EXPECT_EQ(entry(audit, "L2 hit latency").basis, ga102);
       EXPECT_EQ(entry(audit, "DRAM latency").basis, ga102);
