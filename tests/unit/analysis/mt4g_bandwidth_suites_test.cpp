@@ -89,6 +89,15 @@ TEST(Mt4gBandwidthSuites, RowsAreTheCsvLinesRunWithTheProgramsLaunchShapeAndByte
       // The printed clock and SM count are the device's: cycles are counted at the run's clockRate.
       EXPECT_EQ(device.smCount, sms) << name;
       EXPECT_EQ(device.clocks.coreMhz, std::stod(c.at("clock_mhz"))) << name;
+      // The rest of the printed cudaDeviceProp is the product's configuration too: the L2 size (the
+      // array of the L2 rows), the memory bus width and the memory clock the notes quote.
+      EXPECT_EQ(device.memory.l2Bytes, std::stoll(c.at("l2_bytes"))) << name;
+      const std::string& notes = c.at("notes");
+      const auto bus = notes.find("memoryBusWidth "), clock = notes.find("memoryClockRate ");
+      ASSERT_NE(bus, std::string::npos) << name;
+      ASSERT_NE(clock, std::string::npos) << name;
+      EXPECT_EQ(device.memory.busWidthBits, std::stoi(notes.substr(bus + 15))) << name;
+      EXPECT_EQ(device.clocks.memoryMhz, std::stod(notes.substr(clock + 16)) / 1000.0) << name;
       // Array and bytes per timed launch.
       const bool l2 = c.at("level") == "l2";
       const long long array = l2 ? std::stoll(c.at("l2_bytes")) : std::stoll(c.at("total_global_mem")) / 4;
