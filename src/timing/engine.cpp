@@ -768,9 +768,13 @@ TimingResult TimingEngine::finish() {
   // Over the whole launch the SM's DRAM share moves its blocks' sectors no faster than the bandwidth
   // bound (the peak plus the turnaround of their read/write mix): the simulated blocks may run up to
   // one DRAM latency ahead of the share (a burst, memory_system.cpp), the launch may not (issue 25:
-  // a stream is never predicted above the sustained bandwidth).
+  // a stream is never predicted above the sustained bandwidth). The same holds for the SM's L2
+  // share: a load waits for its sector, but nothing waits for a store the L2 keeps (write_back.hpp,
+  // Kept), so stores that cost no DRAM write would otherwise queue at the L2 pipe without limit
+  // (mt4g's L2-write program on the A100 ran at 7 x the L2 bandwidth).
   if (result.blocksSimulated > 0)
-    result.cycles = std::max(result.cycles, detail::dramBoundCycles(config, result.memory) *
+    result.cycles = std::max(result.cycles, std::max(detail::dramBoundCycles(config, result.memory),
+                                                     detail::l2BoundCycles(config, result.memory)) *
                                                 static_cast<double>(result.blocksOnSm) /
                                                 static_cast<double>(result.blocksSimulated));
   result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;

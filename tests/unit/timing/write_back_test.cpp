@@ -59,11 +59,12 @@ TEST(GpuFootprint, WithoutPeersAnUnsimulatedBlockTouchesAsMuchAsASimulatedOne) {
 // of which `sampled` are simulated (0: all), and `peers` peer blocks are traced. Block b stores
 // the lines `linesOf(b)`, in order, one coalesced store each.
 TimingResult runStores(std::uint32_t gridBlocks, std::uint64_t sampled, int peers,
-                       const std::function<std::vector<std::uint64_t>(std::uint32_t)>& linesOf) {
+                       const std::function<std::vector<std::uint64_t>(std::uint32_t)>& linesOf,
+                       double l2BytesPerCycle = 32) {
   auto config = simpleConfig(4, 1, 1);
   config.smCount = 4;
   config.l2BytesShare = 1024;  // 8 lines; the whole L2 (share x SMs) 32
-  config.l2BytesPerCycle = 32;
+  config.l2BytesPerCycle = l2BytesPerCycle;
   config.dramBytesPerCycle = 8;
   EngineOptions options;
   options.residentBlocks = 1;
@@ -114,6 +115,22 @@ TEST(WriteBack, ASlidingWindowOfColumnsAsMt4gWritesStaysInTheL2) {
   const auto r = runStores(16, 0, 2, window);
   EXPECT_EQ(r.memory.dramWriteSectors, 0u);
   EXPECT_EQ(r.memory.globalStores, 4u * 8);
+}
+
+TEST(WriteBack, StoresTheL2KeepsStillTakeItsBandwidth) {
+  // The sliding window again with an L2 share of 1 B per cycle: 32 cycles per sector. Nothing
+  // waits for a store the L2 keeps, so the warps issue their 8 stores in a few cycles; the launch
+  // still cannot end before the L2 share has taken its 4 blocks x 8 lines x 4 sectors: 4096 cycles.
+  const auto window = [](std::uint32_t b) {
+    std::vector<std::uint64_t> lines;
+    for (std::uint32_t c = b; c < b + 4; ++c) lines.push_back(2 * (c % 16)), lines.push_back(2 * (c % 16) + 1);
+    return lines;
+  };
+  const auto r = runStores(16, 0, 2, window, 1);
+  EXPECT_EQ(r.memory.dramWriteSectors, 0u);
+  EXPECT_GE(r.cycles, 4096.0);
+  EXPECT_LE(r.cycles, 4096.0 + 400);  // the floor, not a second charge
+  EXPECT_EQ(r.bound, "L2 bandwidth");
 }
 
 TEST(WriteBack, AStreamingWriteLargerThanTheL2PaysOneWriteBackPerSector) {
