@@ -159,8 +159,8 @@ struct TimingEngine::Impl {
   std::vector<std::uint64_t>* currentPeer = nullptr;
   // Per peer: the distinct sectors (sorted) of every global, texture and local access it makes,
   // reads and writes: what it adds to the grid's L2 footprint (l2_footprint.hpp).
-  std::vector<std::vector<std::uint64_t>> peerTouched;
-  std::vector<std::uint64_t>* currentPeerTouched = nullptr;
+  std::vector<std::vector<detail::PcSector>> peerTouched;
+  std::vector<detail::PcSector>* currentPeerTouched = nullptr;
   // Per peer, per DRAM partition (config.dramPartitions > 1; else empty): the sectors its global
   // accesses touch (partition_skew.hpp).
   std::vector<std::vector<std::uint64_t>> peerPartitionSectors;
@@ -246,10 +246,11 @@ struct TimingEngine::Impl {
         r.addresses, r.activeMask, std::max<unsigned>(1, s.accessBytes), static_cast<unsigned>(config.sectorBytes),
         static_cast<unsigned>(config.lineBytes), &scratchSectors);
     if (local) {
-      appendLocalSectors(r, shape.bytesRequested, *currentPeerTouched);
-      return;
+      scratchSectors.clear();
+      appendLocalSectors(r, shape.bytesRequested, scratchSectors);
     }
-    currentPeerTouched->insert(currentPeerTouched->end(), scratchSectors.begin(), scratchSectors.end());
+    for (const std::uint64_t sector : scratchSectors) currentPeerTouched->emplace_back(r.pc, sector);
+    if (local) return;
     if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
     if (!partitioned) return;
     // What reaches DRAM is what the simulated SM's own blocks record: cc 1.x moves whole segment
@@ -497,8 +498,11 @@ void TimingEngine::instruction(const trace::WarpInstruction& record) {
 
 void TimingEngine::endBlock(std::uint32_t) {
   impl_->current = nullptr;
-  for (auto* peer : {impl_->currentPeer, impl_->currentPeerTouched}) {
-    if (peer == nullptr) continue;
+  if (auto* peer = impl_->currentPeer) {
+    std::sort(peer->begin(), peer->end());
+    peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
+  }
+  if (auto* peer = impl_->currentPeerTouched) {
     std::sort(peer->begin(), peer->end());
     peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
   }
@@ -665,7 +669,7 @@ TimingResult TimingEngine::finish() {
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
   // The grid's footprint against the whole L2 (l2_footprint.hpp): the traced peers' sectors.
-  std::vector<std::vector<std::uint64_t>> peersTouched;
+  std::vector<std::vector<detail::PcSector>> peersTouched;
   for (std::size_t i = 0; i < m.peerTouched.size(); ++i)
     if (m.peerTraced[i]) peersTouched.push_back(std::move(m.peerTouched[i]));
   const detail::WriteBackChoice writeBack =
@@ -825,8 +829,8 @@ TimingResult TimingEngine::finish() {
                      "launch touches {:.2f} MiB (projected from the simulated blocks), its L2 share holds {:.2f} MiB",
                      f.bytes / 1048576.0, writeBack.wholeL2Bytes / 1048576.0, writeBack.projectedBytes / 1048576.0,
                      writeBack.l2Bytes / 1048576.0),
-         fmt::format("{} (l2_footprint.hpp: the simulated blocks' {:.2f} MiB plus, for each of the {} other blocks, "
-                     "{:.3f} MiB {})",
+         fmt::format("{} (l2_footprint.hpp: the simulated blocks' {:.2f} MiB plus {:.2f} MiB of the {} other blocks' "
+                     "data beyond them, {})",
                      writeBack.policy == detail::WriteBack::Kept
                          ? "model: the grid's data fit in the whole L2, so dirty sectors stay there and no store costs a "
                            "DRAM write within the kernel (the dirty data left at its end are not charged to it)"
@@ -835,9 +839,9 @@ TimingResult TimingEngine::finish() {
                            "the kernel runs"
                          : "model: the grid's data outgrow the whole L2; every block simulated (or the SM's "
                            "data fit its share), so a dirty sector costs its DRAM write when the SM's L2 share evicts it",
-                     f.smBytes / 1048576.0, f.otherBlocks, f.newPerPeerBytes / 1048576.0,
-                     f.peers > 0 ? fmt::format("of data beyond them, as {} traced peer blocks show", f.peers)
-                                 : std::string("of its own, as much as a simulated block (no peer traced)"))});
+                     f.smBytes / 1048576.0, f.beyondBytes / 1048576.0, f.otherBlocks,
+                     f.peers > 0 ? fmt::format("estimated per instruction from {} traced peer blocks", f.peers)
+                                 : std::string("each as much of its own as a simulated block (no peer traced)"))});
   }
   if (sharedL2)
     result.assumptions.push_back(

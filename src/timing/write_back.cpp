@@ -6,7 +6,7 @@ namespace teg::timing::detail {
 
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
-                                const std::vector<std::vector<std::uint64_t>>& peers) {
+                                const std::vector<std::vector<PcSector>>& peers) {
   WriteBackChoice choice;
   choice.l2Bytes = static_cast<double>(config.l2BytesShare);
   choice.wholeL2Bytes = static_cast<double>(wholeL2Bytes(config));
@@ -27,7 +27,19 @@ WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelI
   const double scale = config.sectorBytes * static_cast<double>(std::max<std::uint64_t>(blocksOnSm, blocks.size())) /
                        static_cast<double>(blocks.size());
   choice.projectedBytes = static_cast<double>(sectors.size()) * scale;
-  choice.footprint = estimateGpuFootprint(sectors, blocks.size(), kernel.grid.count(), peers, config.sectorBytes);
+  std::vector<PcSector> byPc;  // the same per static instruction (l2_footprint.hpp)
+  byPc.reserve(touched);
+  for (const BlockTrace& block : blocks)
+    for (const auto& warp : block.warps)
+      for (const WarpOp& op : warp) {
+        if (op.memory == kNoMemory) continue;
+        const MemoryRequest& m = block.memory[op.memory];
+        for (std::uint32_t i = 0; i < m.sectorCount; ++i) byPc.emplace_back(op.pc, block.sectors[m.firstSector + i]);
+      }
+  std::sort(byPc.begin(), byPc.end());
+  byPc.erase(std::unique(byPc.begin(), byPc.end()), byPc.end());
+  choice.footprint =
+      estimateGpuFootprint(sectors, byPc, blocks.size(), kernel.grid.count(), peers, config.sectorBytes);
   if (config.l2BytesShare > 0 && choice.footprint.bytes <= choice.wholeL2Bytes) {
     choice.policy = WriteBack::Kept;
     return choice;

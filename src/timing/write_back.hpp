@@ -35,9 +35,10 @@ struct WriteBackChoice {
 };
 
 // projectedBytes and the footprint stay 0 for a kernel without stores or atomics (nothing is ever
-// dirty). `peers`: the traced peer blocks' distinct sectors (sorted), every global access of theirs.
+// dirty). `peers`: the traced peer blocks' distinct (pc, sector) pairs (sorted), every global,
+// texture and local access of theirs.
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
-                                const std::vector<std::vector<std::uint64_t>>& peers);
+                                const std::vector<std::vector<PcSector>>& peers);
 
 }  // namespace teg::timing::detail

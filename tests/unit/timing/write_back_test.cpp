@@ -4,6 +4,7 @@
 // whole L2 4 KiB (32 lines); a store is one coalesced line (4 sectors of 32 B).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 
@@ -24,35 +25,86 @@ std::vector<std::uint64_t> range(std::uint64_t first, std::uint64_t count) {
   return v;
 }
 
-// F = |S| + (grid - simulated) x U / P (l2_footprint.hpp), in sectors of 1 byte here.
+using teg::timing::detail::PcSector;
+
+std::vector<PcSector> at(std::uint32_t pc, const std::vector<std::uint64_t>& sectors) {
+  std::vector<PcSector> v;
+  for (const auto s : sectors) v.emplace_back(pc, s);
+  return v;
+}
+
+std::vector<std::uint64_t> sectorsOf(const std::vector<PcSector>& pairs) {
+  std::vector<std::uint64_t> v;
+  for (const auto& p : pairs) v.push_back(p.second);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+// F = |S| + per pc min(private, capture-recapture) (l2_footprint.hpp), in sectors of 1 byte here.
 TEST(GpuFootprint, DataEveryBlockRewritesIsCountedOnce) {
-  // The SM's 2 blocks touch sectors 0..99; every peer touches a part of them: U = 0, F = |S|.
-  const auto f = estimateGpuFootprint(range(0, 100), 2, 1000, {range(0, 50), range(30, 70), range(0, 100)}, 1);
+  // The SM's 2 blocks touch sectors 0..99; every peer touches a part of them: nothing beyond S.
+  const auto sm = at(0, range(0, 100));
+  const auto f = estimateGpuFootprint(sectorsOf(sm), sm, 2, 1000, {at(0, range(0, 50)), at(0, range(30, 70)), sm}, 1);
   EXPECT_DOUBLE_EQ(f.bytes, 100);
-  EXPECT_DOUBLE_EQ(f.newPerPeerBytes, 0);
+  EXPECT_DOUBLE_EQ(f.beyondBytes, 0);
 }
 
 TEST(GpuFootprint, PrivateDataScalesWithTheBlocks) {
-  // 2 simulated blocks of 10 sectors each, 3 peers of 10 sectors of their own: U / P = 10, and the
-  // 8 blocks not simulated add 10 each: 20 + 80.
-  const auto f = estimateGpuFootprint(range(0, 20), 2, 10, {range(100, 10), range(200, 10), range(300, 10)}, 32);
+  // 2 simulated blocks of 10 sectors each, 3 peers of 10 sectors of their own (none recaptured):
+  // the 8 blocks not simulated add 30 / 3 each: 20 + 80.
+  const auto sm = at(0, range(0, 20));
+  const auto f = estimateGpuFootprint(sectorsOf(sm), sm, 2, 10,
+                                      {at(0, range(100, 10)), at(0, range(200, 10)), at(0, range(300, 10))}, 32);
   EXPECT_DOUBLE_EQ(f.bytes, 100 * 32);
   EXPECT_EQ(f.otherBlocks, 8u);
   EXPECT_EQ(f.peers, 3u);
 }
 
+TEST(GpuFootprint, HolesTheSmLeavesInSharedDataAreCountedOnce) {
+  // An array of 100 sectors; the SM's blocks cover all but every tenth (9, 19, ..., 99): n1 = 90.
+  // Two peers cover 0..19 and 50..69 (each with two of the holes): n2 = 40, m = 36 recaptured,
+  // so the array is 90 x 40 / 36 = 100 sectors, 10 beyond S. As private data, the 48 other
+  // blocks would add 4 / 2 each (96).
+  std::vector<std::uint64_t> covered;
+  for (std::uint64_t s = 0; s < 100; ++s)
+    if (s % 10 != 9) covered.push_back(s);
+  const auto sm = at(0, covered);
+  const auto f = estimateGpuFootprint(sectorsOf(sm), sm, 2, 50, {at(0, range(0, 20)), at(0, range(50, 20))}, 1);
+  EXPECT_DOUBLE_EQ(f.bytes, 100);
+}
+
+TEST(GpuFootprint, EachInstructionsDataIsEstimatedOnItsOwn) {
+  // pc 0 reads a table of 10 sectors every block reads; pc 1 writes 10 sectors of each block's own.
+  // 2 blocks simulated of 10, 2 peers: the table adds nothing, the outputs 8 x 20 / 2: F = 10 + 10
+  // x 10. Taken together, a third of the peers' sectors would be recaptured and the outputs read as
+  // shared: 30 x 30 / 10 = 90.
+  auto sm = at(0, range(0, 10));
+  for (const auto& p : at(1, range(100, 10))) sm.push_back(p);
+  for (const auto& p : at(1, range(200, 10))) sm.push_back(p);
+  auto peer = [](std::uint64_t first) {
+    auto v = at(0, range(0, 10));
+    for (const auto& p : at(1, range(first, 10))) v.push_back(p);
+    return v;
+  };
+  const auto f = estimateGpuFootprint(sectorsOf(sm), sm, 2, 10, {peer(300), peer(400)}, 1);
+  EXPECT_DOUBLE_EQ(f.bytes, 110);
+}
+
 TEST(GpuFootprint, DataThePeersShareIsCountedOnceAmongThem) {
-  // Two peers add the same 10 sectors beyond S and a third 10 of its own: U = 20 over 3 peers.
-  const auto f = estimateGpuFootprint(range(0, 20), 2, 5, {range(100, 10), range(100, 10), range(200, 15)}, 1);
-  // The third peer's 15 overlap S in none: U = 10 + 15 = 25, 3 others x 25 / 3 = 25.
+  // Two peers add the same 10 sectors beyond S and a third 15 of its own: 25 distinct over 3 peers,
+  // none recaptured; the 3 other blocks add 25 / 3 each.
+  const auto sm = at(0, range(0, 20));
+  const auto f = estimateGpuFootprint(sectorsOf(sm), sm, 2, 5,
+                                      {at(0, range(100, 10)), at(0, range(100, 10)), at(0, range(200, 15))}, 1);
   EXPECT_DOUBLE_EQ(f.bytes, 20 + 25);
 }
 
 TEST(GpuFootprint, WithoutPeersAnUnsimulatedBlockTouchesAsMuchAsASimulatedOne) {
-  const auto f = estimateGpuFootprint(range(0, 30), 3, 12, {}, 1);
-  EXPECT_DOUBLE_EQ(f.bytes, 30.0 / 3 * 12);
+  const auto sm = at(0, range(0, 30));
+  EXPECT_DOUBLE_EQ(estimateGpuFootprint(sectorsOf(sm), sm, 3, 12, {}, 1).bytes, 30.0 / 3 * 12);
   // Every block simulated: the SM's data are the grid's.
-  EXPECT_DOUBLE_EQ(estimateGpuFootprint(range(0, 30), 3, 3, {}, 1).bytes, 30);
+  EXPECT_DOUBLE_EQ(estimateGpuFootprint(sectorsOf(sm), sm, 3, 3, {}, 1).bytes, 30);
 }
 
 // `gridBlocks` one-warp blocks on 4 SMs, one resident block each; the SM runs blocks 0, 4, 8, ...,
@@ -115,6 +167,21 @@ TEST(WriteBack, ASlidingWindowOfColumnsAsMt4gWritesStaysInTheL2) {
   const auto r = runStores(16, 0, 2, window);
   EXPECT_EQ(r.memory.dramWriteSectors, 0u);
   EXPECT_EQ(r.memory.globalStores, 4u * 8);
+}
+
+TEST(WriteBack, HolesTheSmsBlocksLeaveAreFilledByOthersNotAddedPerBlock) {
+  // mt4g's program on a GPU of more SMs (132) than the columns a block writes (128), in small: 32
+  // blocks, 32 one-line columns (4 KiB, the whole L2), block b stores the columns b .. b+2. The SM's
+  // blocks 0, 4, ..., 28 (all simulated) leave every fourth column (3, 7, ..., 31) to the others:
+  // S = 24 lines. Peers 2 and 3 store columns 2-4 and 3-5: n2 = 4 lines, 3 of them recaptured, so
+  // the array is 24 x 4 / 3 = 32 lines, which fit. As private data the 24 other blocks would add
+  // half a line each (36 lines, too many). With the SM's 8-line share as the capacity (the rule
+  // before) its 24 lines cost 16 evictions: 64 write-backs.
+  const auto r = runStores(32, 0, 2, [](std::uint32_t b) {
+    return std::vector<std::uint64_t>{b % 32, (b + 1) % 32, (b + 2) % 32};
+  });
+  EXPECT_EQ(r.memory.dramWriteSectors, 0u);
+  EXPECT_NE(writeBackOrigin(r).find("fit in the whole L2"), std::string::npos) << writeBackOrigin(r);
 }
 
 TEST(WriteBack, StoresTheL2KeepsStillTakeItsBandwidth) {
