@@ -23,6 +23,11 @@ double dramBoundCycles(const TimingConfig& config, const MemoryCounters& memory)
   return cycles;
 }
 
+double l2BoundCycles(const TimingConfig& config, const MemoryCounters& memory) {
+  if (!(config.l2BytesPerCycle > 0)) return 0;
+  return static_cast<double>(memory.sectorsRequested - memory.l1Hits) * config.sectorBytes / config.l2BytesPerCycle;
+}
+
 std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result) {
   std::vector<Bound> bounds;
   const double schedulers = std::max(1, config.schedulers);
@@ -43,8 +48,7 @@ std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResul
                                    config.lsuBytesPerCycle,
                                result.memory.lsuBusyCycles)});
   if (config.l2BytesPerCycle > 0)
-    bounds.push_back({"L2 bandwidth", static_cast<double>(result.memory.sectorsRequested - result.memory.l1Hits) *
-                                          config.sectorBytes / config.l2BytesPerCycle});
+    bounds.push_back({"L2 bandwidth", l2BoundCycles(config, result.memory)});
   if (config.dramBytesPerCycle > 0)
     bounds.push_back({"DRAM bandwidth", dramBoundCycles(config, result.memory)});
   // Little's law on C_mem (Lai eq. 3.1): each sector holds a slot for at least its latency. A DRAM

@@ -25,6 +25,10 @@ struct Bound {
 // read/write turnaround of its mix of reads and write-backs (as MemorySystem::dramTransfer).
 double dramBoundCycles(const TimingConfig& config, const MemoryCounters& memory);
 
+// The cycles the SM's L2 share needs to move `memory`'s sectors (every global/local access the L1
+// did not serve: loads, stores, atomics) at its bandwidth; 0 without an L2 bandwidth figure.
+double l2BoundCycles(const TimingConfig& config, const MemoryCounters& memory);
+
 // Every bound of the simulated part of `result`, largest first.
 std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result);
 

@@ -209,6 +209,7 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
                    "IPOLY-hashed L2)",
                    l1SetsKnown ? "L1: memory.l1_sets, ways = L1 lines / sets" : "L1 ways: assumption, TimingConfig's default")});
   c.l2BytesShare = d.smCount > 0 ? d.memory.l2Bytes / d.smCount : 0;
+  c.l2Bytes = d.memory.l2Bytes;
   c.provenance.push_back({"L2 share", fmt::format("{} KiB (L2 / SMs)", c.l2BytesShare / 1024),
                           "model: the simulated SM holds its share of memory.l2_bytes; what other SMs bring in: see 'L2 shared with other SMs'"});
   if (d.memory.l2Partitions > 1) {

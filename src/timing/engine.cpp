@@ -157,6 +157,10 @@ struct TimingEngine::Impl {
   std::vector<std::size_t> peerStratum;   // per peer: its stratum (PeerSample::stratumOf)
   std::vector<double> strataPopulation;   // per stratum: the blocks its peers were drawn from
   std::vector<std::uint64_t>* currentPeer = nullptr;
+  // Per peer: the distinct sectors (sorted) of every global, texture and local access it makes,
+  // reads and writes: what it adds to the grid's L2 footprint (l2_footprint.hpp).
+  std::vector<std::vector<detail::PcSector>> peerTouched;
+  std::vector<detail::PcSector>* currentPeerTouched = nullptr;
   // Per peer, per DRAM partition (config.dramPartitions > 1; else empty): the sectors its global
   // accesses touch (partition_skew.hpp).
   std::vector<std::vector<std::uint64_t>> peerPartitionSectors;
@@ -212,18 +216,41 @@ struct TimingEngine::Impl {
     ++byPartition[detail::partitionOfSector(sector, config.sectorBytes, config.dramPartitionBytes, config.dramPartitions)];
   }
 
-  // A peer block contributes the sectors readsSharableData counts and, with DRAM partitions, the
-  // partitions of all its global accesses' sectors.
+  // The sectors of a warp's local access of `bytesRequested` bytes (see record: interleaved by the
+  // hardware, so one run of sectors per warp and offset; tagged with the warp and kLocalSectorTag),
+  // appended to `out`; returns how many.
+  std::uint32_t appendLocalSectors(const trace::WarpInstruction& r, std::uint32_t bytesRequested,
+                                   std::vector<std::uint64_t>& out) const {
+    const auto sectors = (bytesRequested + config.sectorBytes - 1) / config.sectorBytes;
+    const std::uint64_t warpId = std::uint64_t{r.block} * kernel.warpsPerBlock() + r.warp;
+    const std::uint64_t base = (warpId << 32) + r.addresses[0] / 4 * 128 / config.sectorBytes;
+    for (std::uint32_t i = 0; i < sectors; ++i) out.push_back((base + i) | detail::kLocalSectorTag);
+    return static_cast<std::uint32_t>(sectors);
+  }
+
+  // A peer block contributes the sectors readsSharableData counts, those of every global, texture
+  // and local access (its L2 footprint) and, with DRAM partitions, the partitions of all its global
+  // accesses' sectors.
   void recordPeer(const trace::WarpInstruction& r) {
     const auto& s = kernel.instructions[r.pc];
     if (r.activeMask == 0) return;
+    const bool memory = s.kind == trace::InstrKind::Load || s.kind == trace::InstrKind::Store ||
+                        s.kind == trace::InstrKind::Atomic;
+    if (!memory) return;
     const bool sharable = readsSharableData(s);
     const bool partitioned = currentPeerPartitions != nullptr && countsForPartitions(s);
-    if (!sharable && !partitioned) return;
+    const bool local = s.space == trace::MemorySpace::Local;
+    if (!local && s.space != trace::MemorySpace::Global && s.space != trace::MemorySpace::Texture) return;
     scratchSectors.clear();
-    trace::globalAccessShape(r.addresses, r.activeMask, std::max<unsigned>(1, s.accessBytes),
-                             static_cast<unsigned>(config.sectorBytes), static_cast<unsigned>(config.lineBytes),
-                             &scratchSectors);
+    const trace::GlobalAccessShape shape = trace::globalAccessShape(
+        r.addresses, r.activeMask, std::max<unsigned>(1, s.accessBytes), static_cast<unsigned>(config.sectorBytes),
+        static_cast<unsigned>(config.lineBytes), &scratchSectors);
+    if (local) {
+      scratchSectors.clear();
+      appendLocalSectors(r, shape.bytesRequested, scratchSectors);
+    }
+    for (const std::uint64_t sector : scratchSectors) currentPeerTouched->emplace_back(r.pc, sector);
+    if (local) return;
     if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
     if (!partitioned) return;
     // What reaches DRAM is what the simulated SM's own blocks record: cc 1.x moves whole segment
@@ -371,12 +398,8 @@ struct TimingEngine::Impl {
           // Interleaved layout: word o of lane l of warp w sits at ((w·words + o)·32 + l)·4, so a
           // warp's access of one offset is one contiguous run of sectors; tag it with the warp so
           // that different warps never share lines, and tag it (kLocalSectorTag) to keep it apart from global.
-          const auto sectors = (shape.bytesRequested + config.sectorBytes - 1) / config.sectorBytes;
-          const std::uint64_t warpId = std::uint64_t{r.block} * kernel.warpsPerBlock() + r.warp;
-          const std::uint64_t base = (warpId << 32) + r.addresses[0] / 4 * 128 / config.sectorBytes;
           current->sectors.resize(m.firstSector);
-          for (std::uint32_t i = 0; i < sectors; ++i) current->sectors.push_back((base + i) | detail::kLocalSectorTag);
-          shape.sectors = sectors;
+          shape.sectors = appendLocalSectors(r, shape.bytesRequested, current->sectors);
         }
         m.sectorCount = static_cast<std::uint16_t>(shape.sectors);
         m.minimalSectors = static_cast<std::uint16_t>(
@@ -429,6 +452,8 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->peerPosition.clear();
   impl_->peerSectors.clear();
   impl_->currentPeer = nullptr;
+  impl_->peerTouched.clear();
+  impl_->currentPeerTouched = nullptr;
   impl_->peerPartitionSectors.clear();
   impl_->currentPeerPartitions = nullptr;
   const int slots = residentSlots(impl_->config, impl_->options);
@@ -437,6 +462,7 @@ void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->strataPopulation.clear();
   for (const PeerStratum& stratum : peers.strata) impl_->strataPopulation.push_back(static_cast<double>(stratum.population));
   impl_->peerSectors.resize(peers.blocks.size());
+  impl_->peerTouched.resize(peers.blocks.size());
   impl_->peerTraced.assign(peers.blocks.size(), false);
   if (impl_->config.dramPartitions > 1)
     impl_->peerPartitionSectors.assign(peers.blocks.size(),
@@ -455,6 +481,7 @@ void TimingEngine::beginBlock(std::uint32_t block) {
   const auto peer = impl_->current == nullptr ? impl_->peerPosition.find(block) : impl_->peerPosition.end();
   impl_->currentPeer = peer == impl_->peerPosition.end() ? nullptr : &impl_->peerSectors[peer->second];
   if (impl_->currentPeer != nullptr) impl_->peerTraced[peer->second] = true;
+  impl_->currentPeerTouched = impl_->currentPeer != nullptr ? &impl_->peerTouched[peer->second] : nullptr;
   impl_->currentPeerPartitions = impl_->currentPeer != nullptr && !impl_->peerPartitionSectors.empty()
                                      ? &impl_->peerPartitionSectors[peer->second]
                                      : nullptr;
@@ -474,8 +501,13 @@ void TimingEngine::endBlock(std::uint32_t) {
   if (auto* peer = impl_->currentPeer) {
     std::sort(peer->begin(), peer->end());
     peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
-    impl_->currentPeer = nullptr;
   }
+  if (auto* peer = impl_->currentPeerTouched) {
+    std::sort(peer->begin(), peer->end());
+    peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
+  }
+  impl_->currentPeer = nullptr;
+  impl_->currentPeerTouched = nullptr;
   impl_->currentPeerPartitions = nullptr;
 }
 
@@ -636,7 +668,12 @@ TimingResult TimingEngine::finish() {
   };
   const auto stride = static_cast<std::uint64_t>(std::max(1, m.config.smCount));
   result.blocksOnSm = (m.kernel.grid.count() + stride - 1) / stride;
-  const detail::WriteBackChoice writeBack = detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm);
+  // The grid's footprint against the whole L2 (l2_footprint.hpp): the traced peers' sectors.
+  std::vector<std::vector<detail::PcSector>> peersTouched;
+  for (std::size_t i = 0; i < m.peerTouched.size(); ++i)
+    if (m.peerTraced[i]) peersTouched.push_back(std::move(m.peerTouched[i]));
+  const detail::WriteBackChoice writeBack =
+      detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm, peersTouched);
   // Data other SMs bring into the L2: the simulated SM's first wave against the traced peers,
   // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
   // part of the sample). Only where the SM has an L2 share that tracks lines.
@@ -656,7 +693,7 @@ TimingResult TimingEngine::finish() {
       carry = detail::estimateL2Carry(firstOwn, m.laterWaveSectors(blocks, firstWave), peers, m.strataPopulation,
                                       m.config.smCount,
                                       sharing.ownFetchFraction, m.config.sectorBytes,
-                                      static_cast<double>(m.config.l2BytesShare) * m.config.smCount);
+                                      static_cast<double>(wholeL2Bytes(m.config)));
     }
     if (m.config.l2AtomicCycles > 0) {
       // Every block the other SMs run alongside the first wave updates what the sampled peers
@@ -735,9 +772,13 @@ TimingResult TimingEngine::finish() {
   // Over the whole launch the SM's DRAM share moves its blocks' sectors no faster than the bandwidth
   // bound (the peak plus the turnaround of their read/write mix): the simulated blocks may run up to
   // one DRAM latency ahead of the share (a burst, memory_system.cpp), the launch may not (issue 25:
-  // a stream is never predicted above the sustained bandwidth).
+  // a stream is never predicted above the sustained bandwidth). The same holds for the SM's L2
+  // share: a load waits for its sector, but nothing waits for a store the L2 keeps (write_back.hpp,
+  // Kept), so stores that cost no DRAM write would otherwise queue at the L2 pipe without limit
+  // (mt4g's L2-write program on the A100 ran at 7 x the L2 bandwidth).
   if (result.blocksSimulated > 0)
-    result.cycles = std::max(result.cycles, detail::dramBoundCycles(config, result.memory) *
+    result.cycles = std::max(result.cycles, std::max(detail::dramBoundCycles(config, result.memory),
+                                                     detail::l2BoundCycles(config, result.memory)) *
                                                 static_cast<double>(result.blocksOnSm) /
                                                 static_cast<double>(result.blocksSimulated));
   result.timeMs = m.config.clockMhz > 0 ? result.cycles / (m.config.clockMhz * 1e3) : 0;
@@ -780,18 +821,28 @@ TimingResult TimingEngine::finish() {
          "the error estimate)"});
   else if (!loop.note.empty())
     result.assumptions.push_back({"loop iterations sampled", "no", loop.note});
-  if (m.config.l2BytesShare > 0 && result.memory.globalStores + result.memory.atomics > 0)
+  if (m.config.l2BytesShare > 0 && result.memory.globalStores + result.memory.atomics > 0) {
+    const detail::GpuFootprint& f = writeBack.footprint;
     result.assumptions.push_back(
         {"L2 write-back",
-         fmt::format("the SM's share of the launch touches {}{:.2f} MiB (projected from the simulated blocks), its L2 "
-                     "share holds {:.2f} MiB",
-                     writeBack.upperBound ? "at most " : "", writeBack.projectedBytes / 1048576.0,
+         fmt::format("the grid touches {:.2f} MiB (estimated), the whole L2 holds {:.2f} MiB; the SM's share of the "
+                     "launch touches {:.2f} MiB (projected from the simulated blocks), its L2 share holds {:.2f} MiB",
+                     f.bytes / 1048576.0, writeBack.wholeL2Bytes / 1048576.0, writeBack.projectedBytes / 1048576.0,
                      writeBack.l2Bytes / 1048576.0),
-         writeBack.policy == detail::WriteBack::WhenDirtied
-             ? "model: the data outgrow the L2, so each sector a store dirties costs a DRAM write while the kernel runs"
-         : !result.extrapolated && writeBack.projectedBytes > writeBack.l2Bytes
-             ? "model: every block simulated, so a dirty sector costs its DRAM write when the L2 evicts it"
-             : "model: the data fit in the L2, so dirty sectors stay there (a DRAM write only when one is evicted)"});
+         fmt::format("{} (l2_footprint.hpp: the simulated blocks' {:.2f} MiB plus {:.2f} MiB of the {} other blocks' "
+                     "data beyond them, {})",
+                     writeBack.policy == detail::WriteBack::Kept
+                         ? "model: the grid's data fit in the whole L2, so dirty sectors stay there and no store costs a "
+                           "DRAM write within the kernel (the dirty data left at its end are not charged to it)"
+                     : writeBack.policy == detail::WriteBack::WhenDirtied
+                         ? "model: the data outgrow the L2, so each sector a store dirties costs a DRAM write while "
+                           "the kernel runs"
+                         : "model: the grid's data outgrow the whole L2; every block simulated (or the SM's "
+                           "data fit its share), so a dirty sector costs its DRAM write when the SM's L2 share evicts it",
+                     f.smBytes / 1048576.0, f.beyondBytes / 1048576.0, f.otherBlocks,
+                     f.peers > 0 ? fmt::format("estimated per instruction from {} traced peer blocks", f.peers)
+                                 : std::string("each as much of its own as a simulated block (no peer traced)"))});
+  }
   if (sharedL2)
     result.assumptions.push_back(
         sharing.peers == 0

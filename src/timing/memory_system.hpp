@@ -48,8 +48,9 @@ class MemorySystem {
   // `laterWave`: a block after the first wave of the SM issues it (laterWaveOwnFetchFraction).
   double load(double now, const std::uint64_t* sectors, int count, bool viaL1, MemoryCounters& counters,
               bool laterWave = false);
-  // A store (no L1 allocation; write-back L2: a sector it dirties costs a DRAM write); returns
-  // when the pipeline accepted it.
+  // A store (no L1 allocation; write-back L2: a sector it dirties costs a DRAM write when it is
+  // dirtied or evicted, or none within the kernel where the grid's data fit the L2: write_back.hpp);
+  // returns when the pipeline accepted it.
   double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
   // An atomic or reduction: performed at the L2; returns when the result is back. Each sector's
   // operations wait for the L2 atomic unit of that sector, which performs `sameWordLanes`

@@ -5,32 +5,46 @@
 namespace teg::timing::detail {
 
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
-                                const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm) {
+                                const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
+                                const std::vector<std::vector<PcSector>>& peers) {
   WriteBackChoice choice;
   choice.l2Bytes = static_cast<double>(config.l2BytesShare);
+  choice.wholeL2Bytes = static_cast<double>(wholeL2Bytes(config));
   if (blocks.empty()) return choice;
   // Only stores and atomics dirty sectors: without them the rule does not matter, and the count of
-  // distinct sectors (a sort of every sector touched) is the costly part, so it is done only where
-  // it decides the rule.
+  // distinct sectors (a sort of every sector touched) is the costly part.
   const bool writes = std::any_of(kernel.instructions.begin(), kernel.instructions.end(), [](const auto& s) {
     return s.kind == trace::InstrKind::Store || s.kind == trace::InstrKind::Atomic;
   });
   if (!writes) return choice;
-  const double scale = config.sectorBytes * static_cast<double>(std::max<std::uint64_t>(blocksOnSm, blocks.size())) /
-                      static_cast<double>(blocks.size());
   std::size_t touched = 0;
   for (const BlockTrace& block : blocks) touched += block.sectors.size();
-  choice.projectedBytes = static_cast<double>(touched) * scale;  // an upper bound: repeats counted
-  const bool sampled = blocksOnSm > blocks.size();
-  choice.upperBound = true;
-  if (sampled && choice.projectedBytes > choice.l2Bytes) {  // only then does the exact figure decide
-    choice.upperBound = false;
-    std::vector<std::uint64_t> sectors;
-    sectors.reserve(touched);
-    for (const BlockTrace& block : blocks) sectors.insert(sectors.end(), block.sectors.begin(), block.sectors.end());
-    std::sort(sectors.begin(), sectors.end());
-    choice.projectedBytes = static_cast<double>(std::unique(sectors.begin(), sectors.end()) - sectors.begin()) * scale;
+  std::vector<std::uint64_t> sectors;
+  sectors.reserve(touched);
+  for (const BlockTrace& block : blocks) sectors.insert(sectors.end(), block.sectors.begin(), block.sectors.end());
+  std::sort(sectors.begin(), sectors.end());
+  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+  const double scale = config.sectorBytes * static_cast<double>(std::max<std::uint64_t>(blocksOnSm, blocks.size())) /
+                       static_cast<double>(blocks.size());
+  choice.projectedBytes = static_cast<double>(sectors.size()) * scale;
+  std::vector<PcSector> byPc;  // the same per static instruction (l2_footprint.hpp)
+  byPc.reserve(touched);
+  for (const BlockTrace& block : blocks)
+    for (const auto& warp : block.warps)
+      for (const WarpOp& op : warp) {
+        if (op.memory == kNoMemory) continue;
+        const MemoryRequest& m = block.memory[op.memory];
+        for (std::uint32_t i = 0; i < m.sectorCount; ++i) byPc.emplace_back(op.pc, block.sectors[m.firstSector + i]);
+      }
+  std::sort(byPc.begin(), byPc.end());
+  byPc.erase(std::unique(byPc.begin(), byPc.end()), byPc.end());
+  choice.footprint =
+      estimateGpuFootprint(sectors, byPc, blocks.size(), kernel.grid.count(), peers, config.sectorBytes);
+  if (config.l2BytesShare > 0 && choice.footprint.bytes <= choice.wholeL2Bytes) {
+    choice.policy = WriteBack::Kept;
+    return choice;
   }
+  const bool sampled = blocksOnSm > blocks.size();
   // With every block simulated the evictions happen inside the simulated time: charge them there.
   choice.policy = sampled && choice.projectedBytes > choice.l2Bytes ? WriteBack::WhenDirtied : WriteBack::WhenEvicted;
   return choice;

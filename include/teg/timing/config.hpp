@@ -93,6 +93,9 @@ struct TimingConfig {
   bool l1CachesGlobalLoads = true;
   long long l1Bytes = 0;             // L1 data cache per SM (after the shared-memory carve-out)
   long long l2BytesShare = 0;        // this SM's share of the L2
+  // The whole L2 (memory.l2_bytes): what the grid's footprint is measured against (write_back.hpp).
+  // 0 in a config built by hand: wholeL2Bytes takes l2BytesShare x smCount.
+  long long l2Bytes = 0;
   // A split L2 (memory.l2_partitions > 1 with a latency.l2_far figure: A100): the SM's own
   // partition holds a copy of the lines it reads, l2BytesShare / l2Partitions of them; a read the
   // L2 holds but that partition does not costs l2FarLatency. 1 / 0: one L2, one latency.
@@ -158,6 +161,14 @@ struct TimingConfig {
 
   std::vector<Provenance> provenance;
 };
+
+// The whole L2: TimingConfig::l2Bytes, or the shares of all SMs where it is not set. Not the shares'
+// sum where it is: L2 / SMs is rounded down (the A100's 40 MiB over 108 SMs lose 52 bytes, and
+// mt4g's L2 programs use an array of exactly the L2's size), and a small grid's SMs get larger
+// shares (analysis::predict).
+inline long long wholeL2Bytes(const TimingConfig& c) {
+  return c.l2Bytes > 0 ? c.l2Bytes : c.l2BytesShare * static_cast<long long>(c.smCount > 0 ? c.smCount : 1);
+}
 
 // Builds the configuration for `device` from its figures; `sharedBytesPerSm` is the carve-out
 // the launch runs with (the rest of the unified array is L1). Throws teg::Error naming the figure
