@@ -19,32 +19,14 @@
 #include "teg/analysis/validation.hpp"
 #include "teg/device/database.hpp"
 #include "teg/emu/launch.hpp"
+#include "csv_rows_support.hpp"
 
 using namespace teg::analysis;
+using teg::test::csvRows;
 
 namespace {
 
 const std::string kData = std::string(TEG_SOURCE_DIR) + "/data/validation";
-
-std::vector<std::map<std::string, std::string>> csvRows(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::vector<std::string> header;
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-    if (header.empty()) {
-      header = f;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 }  // namespace
 
