@@ -21,7 +21,7 @@
 
 #include "teg/analysis/validation.hpp"
 #include "teg/emu/launch.hpp"
-#include "csv_rows_support.hpp"
+#include "suite_test_support.hpp"
 
 using namespace teg::analysis;
 using teg::test::csvRows;
@@ -90,17 +90,7 @@ TEST(BabelStreamSuites, RowsAreTheCsvLinesRunWithTheProgramsLaunchShapeAndBytes)
 
 // Each suite is in its generation's bandwidth group (decided before teg was run on it).
 TEST(BabelStreamSuites, EachIsInItsGenerationsBandwidthGroup) {
-  const auto groups = loadValidationGroups(kData + "/groups.json");
   const std::map<std::string, std::string> expected{{"babelstream-rtx2080ti", "bandwidth-turing"},
                                                     {"babelstream-julia-gh200", "bandwidth-hopper"}};
-  for (const auto& [suite, group] : expected) {
-    int found = 0;
-    for (const auto& g : groups)
-      for (const auto& s : g.suites)
-        if (s == suite) {
-          EXPECT_EQ(g.name, group) << suite;
-          ++found;
-        }
-    EXPECT_EQ(found, 1) << suite;
-  }
+  teg::test::expectEachSuiteInItsGroup(kData + "/groups.json", expected);
 }

@@ -19,7 +19,7 @@
 #include "teg/analysis/validation.hpp"
 #include "teg/device/database.hpp"
 #include "teg/emu/launch.hpp"
-#include "csv_rows_support.hpp"
+#include "suite_test_support.hpp"
 
 using namespace teg::analysis;
 using teg::test::csvRows;
@@ -101,20 +101,10 @@ TEST(Mt4gBandwidthSuites, RowsAreTheCsvLinesRunWithTheProgramsLaunchShapeAndByte
 
 // Each suite is in its generation's bandwidth group (decided before the results were seen).
 TEST(Mt4gBandwidthSuites, EachIsInItsGenerationsBandwidthGroup) {
-  const auto groups = loadValidationGroups(kData + "/groups.json");
   const std::map<std::string, std::string> expected{{"mt4g-bandwidth-rtx2080ti", "bandwidth-turing"},
                                                     {"mt4g-bandwidth-v100-pcie", "bandwidth-volta"},
                                                     {"mt4g-bandwidth-a100-pcie", "bandwidth-ampere"},
                                                     {"mt4g-bandwidth-h100-sxm", "bandwidth-hopper"},
                                                     {"mt4g-bandwidth-h100-nvl", "bandwidth-hopper"}};
-  for (const auto& [suite, group] : expected) {
-    int found = 0;
-    for (const auto& g : groups)
-      for (const auto& s : g.suites)
-        if (s == suite) {
-          EXPECT_EQ(g.name, group) << suite;
-          ++found;
-        }
-    EXPECT_EQ(found, 1) << suite;
-  }
+  teg::test::expectEachSuiteInItsGroup(kData + "/groups.json", expected);
 }
