@@ -157,9 +157,12 @@ struct TimingEngine::Impl {
   std::vector<std::size_t> peerStratum;   // per peer: its stratum (PeerSample::stratumOf)
   std::vector<double> strataPopulation;   // per stratum: the blocks its peers were drawn from
   std::vector<std::uint64_t>* currentPeer = nullptr;
-  // Per peer: the distinct sectors (sorted) of every global, texture and local access it makes,
-  // reads and writes: what it adds to the grid's L2 footprint (l2_footprint.hpp).
+  // Per peer: the (pc, sector) pairs of every global, texture and local access it makes, reads and
+  // writes, unsorted and with repeats (chooseWriteBack sorts them only when it needs them): what it
+  // adds to the grid's L2 footprint (l2_footprint.hpp). Only for a kernel that stores or does
+  // atomics: without them nothing is dirty and the footprint is never asked for.
   std::vector<std::vector<detail::PcSector>> peerTouched;
+  bool kernelWrites = false;
   std::vector<detail::PcSector>* currentPeerTouched = nullptr;
   // Per peer, per DRAM partition (config.dramPartitions > 1; else empty): the sectors its global
   // accesses touch (partition_skew.hpp).
@@ -249,7 +252,8 @@ struct TimingEngine::Impl {
       scratchSectors.clear();
       appendLocalSectors(r, shape.bytesRequested, scratchSectors);
     }
-    for (const std::uint64_t sector : scratchSectors) currentPeerTouched->emplace_back(r.pc, sector);
+    if (kernelWrites)
+      for (const std::uint64_t sector : scratchSectors) currentPeerTouched->emplace_back(r.pc, sector);
     if (local) return;
     if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
     if (!partitioned) return;
@@ -425,6 +429,9 @@ TimingEngine::~TimingEngine() = default;
 void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->kernel = kernel;
   impl_->haveKernel = true;
+  impl_->kernelWrites = std::any_of(kernel.instructions.begin(), kernel.instructions.end(), [](const auto& s) {
+    return s.kind == trace::InstrKind::Store || s.kind == trace::InstrKind::Atomic;
+  });
   impl_->sharedOperandTarget.clear();
   // The PTX-side approximations of what ptxas does (cc 1.x shared operands, FMA contraction, load
   // hoisting below) do not apply to SASS: it is what ptxas did.
@@ -499,10 +506,6 @@ void TimingEngine::instruction(const trace::WarpInstruction& record) {
 void TimingEngine::endBlock(std::uint32_t) {
   impl_->current = nullptr;
   if (auto* peer = impl_->currentPeer) {
-    std::sort(peer->begin(), peer->end());
-    peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
-  }
-  if (auto* peer = impl_->currentPeerTouched) {
     std::sort(peer->begin(), peer->end());
     peer->erase(std::unique(peer->begin(), peer->end()), peer->end());
   }
@@ -673,7 +676,7 @@ TimingResult TimingEngine::finish() {
   for (std::size_t i = 0; i < m.peerTouched.size(); ++i)
     if (m.peerTraced[i]) peersTouched.push_back(std::move(m.peerTouched[i]));
   const detail::WriteBackChoice writeBack =
-      detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm, peersTouched);
+      detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm, std::move(peersTouched));
   // Data other SMs bring into the L2: the simulated SM's first wave against the traced peers,
   // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
   // part of the sample). Only where the SM has an L2 share that tracks lines.
@@ -825,9 +828,10 @@ TimingResult TimingEngine::finish() {
     const detail::GpuFootprint& f = writeBack.footprint;
     result.assumptions.push_back(
         {"L2 write-back",
-         fmt::format("the grid touches {:.2f} MiB (estimated), the whole L2 holds {:.2f} MiB; the SM's share of the "
+         fmt::format("the grid touches {}{:.2f} MiB ({}), the whole L2 holds {:.2f} MiB; the SM's share of the "
                      "launch touches {:.2f} MiB (projected from the simulated blocks), its L2 share holds {:.2f} MiB",
-                     f.bytes / 1048576.0, writeBack.wholeL2Bytes / 1048576.0, writeBack.projectedBytes / 1048576.0,
+                     f.lowerBound ? "more than " : "", f.bytes / 1048576.0,
+                     f.lowerBound ? "the simulated blocks' data alone" : "estimated", writeBack.wholeL2Bytes / 1048576.0, writeBack.projectedBytes / 1048576.0,
                      writeBack.l2Bytes / 1048576.0),
          fmt::format("{} (l2_footprint.hpp: the simulated blocks' {:.2f} MiB plus {:.2f} MiB of the {} other blocks' "
                      "data beyond them, {})",
@@ -840,8 +844,10 @@ TimingResult TimingEngine::finish() {
                          : "model: the grid's data outgrow the whole L2; every block simulated (or the SM's "
                            "data fit its share), so a dirty sector costs its DRAM write when the SM's L2 share evicts it",
                      f.smBytes / 1048576.0, f.beyondBytes / 1048576.0, f.otherBlocks,
-                     f.peers > 0 ? fmt::format("estimated per instruction from {} traced peer blocks", f.peers)
-                                 : std::string("each as much of its own as a simulated block (no peer traced)"))});
+                     f.lowerBound ? std::string("not estimated: the simulated blocks alone outgrow the whole L2")
+                     : f.peers > 0
+                         ? fmt::format("estimated per instruction from {} traced peer blocks", f.peers)
+                         : std::string("each as much of its own as a simulated block (no peer traced)"))});
   }
   if (sharedL2)
     result.assumptions.push_back(

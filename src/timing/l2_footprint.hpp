@@ -39,6 +39,7 @@ struct GpuFootprint {
   double beyondBytes = 0;         // the rest of the grid's data beyond S (estimated)
   std::uint64_t otherBlocks = 0;  // blocks of the grid not simulated
   std::size_t peers = 0;          // traced peers used (0: the others are taken to touch data of their own)
+  bool lowerBound = false;        // the rest not estimated: S alone outgrows the whole L2 (write_back.cpp)
 };
 
 // `sm`: the distinct sectors (sorted) of the simulated SM's blocks, all of them; `smByPc`: the same

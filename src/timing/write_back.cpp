@@ -4,9 +4,31 @@
 
 namespace teg::timing::detail {
 
+namespace {
+
+// The simulated blocks' distinct (pc, sector) pairs, sorted (l2_footprint.hpp).
+std::vector<PcSector> pcSectors(const std::vector<BlockTrace>& blocks) {
+  std::size_t touched = 0;
+  for (const BlockTrace& block : blocks) touched += block.sectors.size();
+  std::vector<PcSector> byPc;
+  byPc.reserve(touched);
+  for (const BlockTrace& block : blocks)
+    for (const auto& warp : block.warps)
+      for (const WarpOp& op : warp) {
+        if (op.memory == kNoMemory) continue;
+        const MemoryRequest& m = block.memory[op.memory];
+        for (std::uint32_t i = 0; i < m.sectorCount; ++i) byPc.emplace_back(op.pc, block.sectors[m.firstSector + i]);
+      }
+  std::sort(byPc.begin(), byPc.end());
+  byPc.erase(std::unique(byPc.begin(), byPc.end()), byPc.end());
+  return byPc;
+}
+
+}  // namespace
+
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
-                                const std::vector<std::vector<PcSector>>& peers) {
+                                std::vector<std::vector<PcSector>> peers) {
   WriteBackChoice choice;
   choice.l2Bytes = static_cast<double>(config.l2BytesShare);
   choice.wholeL2Bytes = static_cast<double>(wholeL2Bytes(config));
@@ -27,19 +49,23 @@ WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelI
   const double scale = config.sectorBytes * static_cast<double>(std::max<std::uint64_t>(blocksOnSm, blocks.size())) /
                        static_cast<double>(blocks.size());
   choice.projectedBytes = static_cast<double>(sectors.size()) * scale;
-  std::vector<PcSector> byPc;  // the same per static instruction (l2_footprint.hpp)
-  byPc.reserve(touched);
-  for (const BlockTrace& block : blocks)
-    for (const auto& warp : block.warps)
-      for (const WarpOp& op : warp) {
-        if (op.memory == kNoMemory) continue;
-        const MemoryRequest& m = block.memory[op.memory];
-        for (std::uint32_t i = 0; i < m.sectorCount; ++i) byPc.emplace_back(op.pc, block.sectors[m.firstSector + i]);
-      }
-  std::sort(byPc.begin(), byPc.end());
-  byPc.erase(std::unique(byPc.begin(), byPc.end()), byPc.end());
-  choice.footprint =
-      estimateGpuFootprint(sectors, byPc, blocks.size(), kernel.grid.count(), peers, config.sectorBytes);
+  const double smBytes = static_cast<double>(sectors.size()) * config.sectorBytes;
+  if (smBytes > choice.wholeL2Bytes) {
+    // The simulated blocks' own data already outgrow the whole L2, so the grid's do too: the
+    // estimate of the rest (a sort of every (pc, sector) pair, the costly part) cannot change
+    // the choice. The footprint is reported as at least the SM's data.
+    choice.footprint.smBytes = smBytes;
+    choice.footprint.bytes = smBytes;
+    choice.footprint.otherBlocks = kernel.grid.count() > blocks.size() ? kernel.grid.count() - blocks.size() : 0;
+    choice.footprint.lowerBound = true;
+  } else {
+    for (auto& peer : peers) {
+      std::sort(peer.begin(), peer.end());
+      peer.erase(std::unique(peer.begin(), peer.end()), peer.end());
+    }
+    choice.footprint = estimateGpuFootprint(sectors, pcSectors(blocks), blocks.size(), kernel.grid.count(), peers,
+                                            config.sectorBytes);
+  }
   if (config.l2BytesShare > 0 && choice.footprint.bytes <= choice.wholeL2Bytes) {
     choice.policy = WriteBack::Kept;
     return choice;

@@ -35,10 +35,11 @@ struct WriteBackChoice {
 };
 
 // projectedBytes and the footprint stay 0 for a kernel without stores or atomics (nothing is ever
-// dirty). `peers`: the traced peer blocks' distinct (pc, sector) pairs (sorted), every global,
-// texture and local access of theirs.
+// dirty). `peers`: the traced peer blocks' (pc, sector) pairs, every global, texture and local
+// access of theirs, in any order and with repeats: they are sorted only when the estimate needs
+// them (a peer's pairs are as many as its accesses; most launches never need them).
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
-                                const std::vector<std::vector<PcSector>>& peers);
+                                std::vector<std::vector<PcSector>> peers);
 
 }  // namespace teg::timing::detail
