@@ -220,17 +220,18 @@ TEST(Audit, CloudGpusHaveNoMoreAssumedTimingFiguresThanAtTheLastCount) {
   // SXM4 80GB's far-L2 latencies and the GA10x L2 bandwidth from a GA106 measurement; 149 after
   // sm_89's MUFU, SHFL, POPC and FLO latencies from the RTX 4070 Ti chains and sm_86's MUFU and SHFL
   // and GA102's L2 and DRAM latencies from the RTX 3080; 146 after sm_89's F2I latency from the RTX
-  // 4070 Ti's F2I + I2FP chains) and on the H100 NVL, L20, RTX A6000 and RTX 6000 Ada (210, 174,
-  // now 169 on all 24). A bound, not a target: issue 25 asks for
+  // 4070 Ti's F2I + I2FP chains; 143 after sm_89's REDUX latency from the RTX 4070 Ti's REDUX and
+  // SHFL-tree loops) and on the H100 NVL, L20, RTX A6000 and RTX 6000 Ada (210, 174, 169, now 164 on
+  // all 24). A bound, not a target: issue 25 asks for
   // none; a change that adds an assumed figure to one of these fails here, one that removes one
   // lowers the bound.
   const std::map<std::string, int> bound = {
       {"tesla-t4", 3},        {"a10g", 6},            {"a10", 6},            {"a30", 9},
-      {"a40", 6},             {"l4", 6},              {"l40s", 4},           {"l40", 4},
+      {"a40", 6},             {"l4", 5},              {"l40s", 3},           {"l40", 3},
       {"a100-pcie-80gb", 9},  {"a100-pcie-40gb", 9},  {"a100-sxm4-40gb", 9}, {"a100-sxm4-80gb", 9},
       {"h100-sxm5-80gb", 9},  {"h100-pcie-80gb", 9},  {"gh200", 9},          {"h200-sxm-141gb", 9},
       {"b200", 11},           {"tesla-v100-pcie-16gb", 5}, {"tesla-v100-sxm2-16gb", 5}, {"h800-pcie-80gb", 9},
-      {"h100-nvl", 9},        {"l20", 4},             {"rtx-a6000", 6},      {"rtx-6000-ada", 4}};
+      {"h100-nvl", 9},        {"l20", 3},             {"rtx-a6000", 6},      {"rtx-6000-ada", 3}};
   ASSERT_EQ(bound.size(), cloudGpus().size());
   int total = 0;
   for (const auto& id : cloudGpus()) {
@@ -243,7 +244,7 @@ TEST(Audit, CloudGpusHaveNoMoreAssumedTimingFiguresThanAtTheLastCount) {
     EXPECT_EQ(audit.count(FigureBasis::Assumed), assumedTimingFiguresFromTheFiles(id));
     total += audit.count(FigureBasis::Assumed);
   }
-  EXPECT_LE(total, 169);
+  EXPECT_LE(total, 164);
 }
 
 TEST(Audit, CloudGpusAssumeOnlyTheFiguresNoPublishedMeasurementCovers) {
@@ -256,9 +257,9 @@ TEST(Audit, CloudGpusAssumeOnlyTheFiguresNoPublishedMeasurementCovers) {
       "execution latency special",     "execution latency int_clz",     "execution latency int_popc",
       "execution latency warp_shuffle", "execution latency warp_reduce", "execution latency convert_64",
       "execution latency convert_other", "execution latency convert_narrow_int"};
-  const std::set<std::string> adaMeasured = {"execution latency special", "execution latency int_clz",
-                                             "execution latency int_popc", "execution latency warp_shuffle",
-                                             "execution latency convert_other"};
+  const std::set<std::string> adaMeasured = {"execution latency special",       "execution latency int_clz",
+                                             "execution latency int_popc",      "execution latency warp_shuffle",
+                                             "execution latency convert_other", "execution latency warp_reduce"};
   for (const auto& id : cloudGpus()) {
     SCOPED_TRACE(id);
     const auto& d = database().find(id);
@@ -266,7 +267,7 @@ TEST(Audit, CloudGpusAssumeOnlyTheFiguresNoPublishedMeasurementCovers) {
     for (const auto& e : audit.entries) {
       if (e.basis != FigureBasis::Assumed) continue;
       SCOPED_TRACE(e.parameter + ": " + e.reason);
-      // sm_89's MUFU, shuffle, POPC, FLO and F2I latencies come from the RTX 4070 Ti chains, sm_86's
+      // sm_89's MUFU, shuffle, POPC, FLO, F2I and REDUX latencies come from the RTX 4070 Ti chains, sm_86's
       // MUFU and shuffle from the RTX 3080's (below).
       if (d.cc.smName() == "sm_89") {
         EXPECT_EQ(adaMeasured.count(e.parameter), 0u) << "no longer on the list for sm_89";
@@ -368,6 +369,15 @@ TEST(Audit, AdaVariableLatencyClassesComeFromTheRtx4070TiChains) {
   // reads 0.51 high (its FFMA, IMAD and LOP3 chains read 4.51-4.52 for NVIDIA's 4).
   const double f2i = (23.51 + 2 * 12.03) / 2 - (6 + 0.51);
   EXPECT_NEAR(f2i, 17.275, 1e-9);
+  // REDUX: probe_nanosleep_scheduling.cu times one warp's '#pragma unroll 1' loops: 60.01 cycles a trip
+  // of x = __reduce_add_sync(x) and 156 a trip of the 5-stage SHFL.BFLY + IADD tree. In ptxas 13.0's
+  // SASS for sm_89 a REDUX trip is REDUX, IMAD.U32 (stall 12) and BRA (stall 5) on the chain, a tree
+  // trip 5 SHFL.BFLY (24.96 each, the chain above) with stalls 4 x 5 and 1 + 5: the taken branch's
+  // bubble b = 156 - 5 x 24.96 - 26 and REDUX = 60.01 - 17 - b.
+  const double branchBubble = 156 - 5 * 24.96 - 26;
+  const double redux = 60.01 - 17 - branchBubble;
+  EXPECT_NEAR(branchBubble, 5.2, 1e-9);
+  EXPECT_NEAR(redux, 37.81, 1e-9);
   const auto& host = database().find("rtx4070ti");
   EXPECT_EQ(host.chip, "AD104");
   EXPECT_EQ(host.smCount, 60);  // the SM count the source's runs report
@@ -382,6 +392,7 @@ TEST(Audit, AdaVariableLatencyClassesComeFromTheRtx4070TiChains) {
                                           {"execution latency int_popc", InstructionClass::IntPopc, popcOrFlo, false},
                                           {"execution latency int_clz", InstructionClass::IntClz, popcOrFlo, false},
                                           {"execution latency convert_other", InstructionClass::ConvertOther, f2i, false},
+                                          {"execution latency warp_reduce", InstructionClass::WarpReduce, redux, false},
                                           // all_measurements.csv's DFMA chain (microbench_latency_expanded)
                                           {"execution latency fp64_fma", InstructionClass::Fp64Fma, 54.47, true}};
   // L4: the same chip as the RTX 4070 Ti (sibling); L40S: AD102, the same compute capability
