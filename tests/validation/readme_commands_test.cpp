@@ -2,7 +2,11 @@
 // blocks (continuation lines joined, comments dropped) runs and exits 0. Commands that name a
 // file the repository does not have (kernel.cu, L.json: the user's own), that write files, or
 // that use a pipe or a redirection are left out; the test lists what it ran and what it skipped.
-// Label "validation" (release pass only): `teg validate` and the predictions take a minute.
+// A `teg validate` of every suite (no suite named: `teg validate`, `teg validate --models`) runs
+// here on the first 2 rows of each suite (`--rows 2`): its options, every suite's set-up and the
+// printing are checked, and the whole run, minutes long, is made once for all the tests that need
+// it by the ctest fixture ValidationRun.auto (validation_rows_test.cpp checks every row of it).
+// Label "validation" (release pass only): the predictions take minutes.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -77,6 +81,16 @@ bool looksLikeFile(const std::string& w) {
   return w.find('/') != std::string::npos && w.find('=') == std::string::npos;
 }
 
+// `validate` with options only (no suite named): every suite.
+bool wholeValidation(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "validate") return false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--isa" || args[i] == "--threads") ++i;  // the option's value
+    else if (args[i].rfind("--", 0) != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 TEST(Readme, EveryCommandAsPrintedExitsZero) {
@@ -84,7 +98,7 @@ TEST(Readme, EveryCommandAsPrintedExitsZero) {
     GTEST_SKIP() << "nvcc not found: the README's commands compile kernels";
   const auto commands = readmeCommands();
   ASSERT_GE(commands.size(), 30u) << "the README's command blocks were not found";
-  int ran = 0;
+  int ran = 0, shortened = 0;
   std::string skipped;
   for (const auto& command : commands) {
     auto words = shellWords(command);
@@ -101,10 +115,15 @@ TEST(Readme, EveryCommandAsPrintedExitsZero) {
       continue;
     }
     words.erase(words.begin());  // "teg"
+    if (wholeValidation(words)) {
+      words.insert(words.end(), {"--rows", "2"});
+      ++shortened;
+    }
     const auto r = teg::test::runTeg(words);
     EXPECT_EQ(r.exitCode, 0) << command << "\n" << r.err.substr(0, 2000);
     ++ran;
   }
-  std::cout << "ran " << ran << " README commands; skipped:" << skipped << "\n";
+  std::cout << "ran " << ran << " README commands (" << shortened
+            << " whole validations on 2 rows per suite); skipped:" << skipped << "\n";
   EXPECT_GE(ran, 25);
 }

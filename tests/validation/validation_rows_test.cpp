@@ -1,0 +1,71 @@
+// `teg bound`'s property on every row of every validation suite: no row is predicted faster than
+// its binding bound (bound_allowance.hpp). The rows come from the two whole `teg validate --json`
+// runs the ctest fixtures ValidationRun.ptx and ValidationRun.auto make once (CMakeLists.txt,
+// run_to_file.cmake): a whole validation takes minutes, and the README's `teg validate` and
+// `teg validate --models` make the same predictions as the auto run (readme_commands_test.cpp
+// runs those two on a few rows of each suite).
+// Needs nvcc (skipped without it); ctest label "validation".
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bound_allowance.hpp"
+
+using nlohmann::json;
+using teg::test::allowed;
+
+namespace {
+
+bool haveNvcc() { return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 || std::getenv("CUDA_HOME") != nullptr; }
+
+// The fixture's output: `teg validate --json ...` as it printed it.
+json wholeRun(const std::string& name) {
+  const std::string path = std::string(TEG_VALIDATION_RUNS) + "/" + name;
+  std::ifstream in(path);
+  if (!in) {
+    ADD_FAILURE() << path << " is missing: its fixture (ctest -R ValidationRun) did not complete";
+    return json();
+  }
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    ADD_FAILURE() << path << ": " << e.what();
+    return json();
+  }
+}
+
+// Every row of the run: bound no faster than the prediction. Returns {rows, rows timed on SASS}.
+std::pair<std::size_t, std::size_t> checkRows(const json& report, const std::string& isa) {
+  std::size_t rows = 0, onSass = 0;
+  if (report.is_null()) return {0, 0};
+  for (const auto& suite : report["suites"])
+    for (const auto& row : suite["rows"]) {
+      ++rows;
+      onSass += row["isa"] == "sass";
+      EXPECT_LE(row["bound_cycles"].get<double>(),
+                row["predicted_cycles"].get<double>() * (1 + allowed(row["binding_resource"])))
+          << isa << " " << suite["name"] << " " << row["label"] << " bound by " << row["binding_resource"];
+    }
+  EXPECT_GE(rows, 490u);  // 495 rows in the suites today
+  return {rows, onSass};
+}
+
+}  // namespace
+
+TEST(BoundProperty, EveryValidationRowIsPredictedNoFasterThanItsBound) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const json report = wholeRun("validate-ptx.json");
+  EXPECT_EQ(checkRows(report, "ptx").second, 0u) << "--isa ptx times every row on PTX";
+}
+
+// --isa auto (the default): SASS wherever it can be timed (--isa sass refuses a suite of a
+// cc < 7.5 GPU).
+TEST(BoundProperty, EveryValidationRowOnSassIsPredictedNoFasterThanItsBound) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const json report = wholeRun("validate-auto.json");
+  EXPECT_GE(checkRows(report, "auto").second, 300u);  // about 410 rows are timed on SASS today
+}
