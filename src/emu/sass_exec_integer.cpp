@@ -143,19 +143,31 @@ void s2r(SassCtx& c) {
   lanesOf(io, [&](int l) { d[l] = special(c, s, U ? std::countr_zero(c.exec | (1u << 31)) : l); });
 }
 
+// The value CS2R / CS2UR read: the clock and the global timer as 64-bit counts.
+std::uint64_t counterValue(SassCtx& c, SassSpecial s, int lane) {
+  if (s == SassSpecial::ClockLo) return c.w.clock;
+  if (s == SassSpecial::GlobalTimerLo) return c.w.clock * 1000;
+  return s == SassSpecial::Zero ? 0 : special(c, s, lane);
+}
+
 // CS2R Rd, SR_CLOCKLO / SRZ: a 64-bit pair (CS2R.32: one register).
 void cs2r(SassCtx& c) {
   IntIo<false> io{c};
   const SassSpecial s = c.in.op[1].special;
   const bool wide = !(c.in.mods & kModSigned);  // kModSigned marks .32 here
   lanesOf(io, [&](int l) {
-    std::uint64_t v = 0;
-    if (s == SassSpecial::ClockLo) v = c.w.clock;
-    else if (s == SassSpecial::GlobalTimerLo) v = c.w.clock * 1000;
-    else if (s != SassSpecial::Zero) v = special(c, s, l);
+    const std::uint64_t v = counterValue(c, s, l);
     if (wide) io.w64(c.in.op[0], l, v);
     else io.d(c.in.op[0])[l] = static_cast<std::uint32_t>(v);
   });
+}
+
+// CS2UR URd, SR_CLOCKLO: CS2R's uniform form, one value for the warp (sm_120's ptxas reads
+// clock() and clock64() with it: "CS2UR UR4, SR_CLOCKLO", "CS2UR.32 UR4, SR_CLOCKLO").
+void cs2ur(SassCtx& c) {
+  const std::uint64_t v = counterValue(c, c.in.op[1].special, std::countr_zero(c.exec | (1u << 31)));
+  if (c.in.mods & kModSigned) c.uwrite(c.in.op[0], static_cast<std::uint32_t>(v));
+  else c.uwrite64(c.in.op[0], v);
 }
 
 // R2UR URd, Ra: the value of the first executing lane.
@@ -821,7 +833,7 @@ void decodeCs2r(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
   if (in.nops < 2 || in.op[1].kind != OpndKind::Special || in.op[1].special == SassSpecial::Unknown)
     sassDecodeError(ir, ctx, "special register not modelled in");
   if (ir.hasModifier("32")) in.mods |= kModSigned;
-  in.fn = &cs2r;
+  in.fn = ir.opcode == "CS2UR" ? &cs2ur : &cs2r;
 }
 void decodeR2ur(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext&) {
   sassDestination(in.op[0]);
@@ -1036,7 +1048,7 @@ void decodeLdc(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
 void registerIntegerHandlers(SassHandlerTable& t) {
   for (const char* op : {"MOV", "MOV32I", "UMOV"}) t.add(op, &decodeMov);
   for (const char* op : {"S2R", "S2UR"}) t.add(op, &decodeS2r);
-  t.add("CS2R", &decodeCs2r);
+  for (const char* op : {"CS2R", "CS2UR"}) t.add(op, &decodeCs2r);
   t.add("R2UR", &decodeR2ur);
   for (const char* op : {"IMAD", "UIMAD", "IMAD32I"}) t.add(op, &decodeImad);
   for (const char* op : {"IADD3", "UIADD3"}) t.add(op, &decodeIadd3);

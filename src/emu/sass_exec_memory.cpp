@@ -268,12 +268,16 @@ int memoryOperand(const SassInstr& in) {
 }
 
 // Turing prints a 64-bit address register without ".64" ([R2] with .E, "extended" addressing);
-// from Ampere on nvdisasm writes [R2.64]. Either way .E on a global/generic access is a pair.
+// from Ampere on nvdisasm writes [R2.64]. Either way .E on a global/generic access is a pair,
+// except a register marked .U32: a 32-bit offset added to a 64-bit uniform base (sm_75's
+// "LDG.E.SYS R8, [R8.U32+UR8]" indexes a kernel parameter's array so).
 void extendedAddress(SassInstr& in, const sass::Instruction& ir) {
   const Space s = spaceOfOpcode(ir.opcode);
   if (!ir.hasModifier("E") || !isWide(s)) return;
   for (std::uint8_t k = 0; k < in.nops; ++k)
-    if (in.op[k].kind == OpndKind::Mem && in.op[k].row != kSassZeroRow) in.op[k].base64 = true;
+    if (in.op[k].kind == OpndKind::Mem && in.op[k].row != kSassZeroRow &&
+        !(k < ir.operands.size() && ir.operands[k].address.base32))
+      in.op[k].base64 = true;
 }
 
 void decodeLoad(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {

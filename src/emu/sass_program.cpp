@@ -299,7 +299,8 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
             if (v < 0 && v > -(1 << 24)) frames += static_cast<std::uint32_t>(-v);
           }
       in.uniformOnce = (ins.opcode.size() > 1 && ins.opcode[0] == 'U') ||
-                       ins.opcode == "LDCU" || ins.opcode == "S2UR";
+                       ins.opcode == "LDCU" || ins.opcode == "S2UR" ||
+                       ins.opcode == "CS2UR";
       try {
         if (unknownLabel) sassDecodeError(ins, ctx, "a branch target that is not in the kernel's section:");
         const SassDecoder decoder = table.find(ins.opcode);

@@ -97,6 +97,7 @@ constexpr std::array kOpcodeTable{
     OpcodeRow{"S2R", InstrKind::Alu, InstructionClass::IntLogic},
     OpcodeRow{"S2UR", InstrKind::Alu, InstructionClass::IntLogic},
     OpcodeRow{"CS2R", InstrKind::Alu, InstructionClass::IntLogic},
+    OpcodeRow{"CS2UR", InstrKind::Alu, InstructionClass::IntLogic},
     OpcodeRow{"SHF", InstrKind::Alu, InstructionClass::IntShift},
     OpcodeRow{"USHF", InstrKind::Alu, InstructionClass::IntShift},
     OpcodeRow{"SHL", InstrKind::Alu, InstructionClass::IntShift},
@@ -302,6 +303,7 @@ void collectRegisters(const Instruction& in, trace::StaticInstruction& s) {
       int width = operandWidth(ops[next]);
       if (s.kind == InstrKind::Load || s.kind == InstrKind::Atomic) width = memoryWords;
       if (wide || doubleArithmetic || in.opcode == "CS2R") width = 2;
+      if (in.opcode == "CS2UR") width = in.hasModifier("32") ? 1 : 2;
       if (isConversion(in)) width = convertDst;
       addRegister(s.defs, ops[next++], width);
       for (int k = predicateOutputsAfterDestination(in); k > 0 && next < ops.size() && isPredicate(ops[next]); --k)

@@ -169,7 +169,10 @@ bool parseAddress(std::string_view s, Address& a, const SourceLocation& where) {
       if (!validSuffixes(suffixes)) return false;
       if (reg->kind == OperandKind::Register && a.baseRegister < 0) {
         a.baseRegister = reg->index;
-        for (const auto& x : suffixes) a.base64 = a.base64 || x == "64";
+        for (const auto& x : suffixes) {
+          a.base64 = a.base64 || x == "64";
+          a.base32 = a.base32 || x == "U32";
+        }
       } else if (reg->kind == OperandKind::UniformRegister && a.uniformRegister < 0) {
         a.uniformRegister = reg->index;
       } else {

@@ -84,6 +84,7 @@ std::optional<std::string> operandDifference(const Operand& a, const Operand& b)
   if (a.name != b.name) return differ("name");
   if (a.bank != b.bank || a.bankRegister != b.bankRegister || a.descriptorRegister != b.descriptorRegister) return differ("bank");
   if (a.address.baseRegister != b.address.baseRegister || a.address.base64 != b.address.base64 ||
+      a.address.base32 != b.address.base32 ||
       a.address.uniformRegister != b.address.uniformRegister || a.address.offset != b.address.offset)
     return differ("address");
   return std::nullopt;

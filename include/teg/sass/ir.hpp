@@ -41,6 +41,7 @@ inline constexpr int kTruePredicate = 7;          // PT, UPT
 struct Address {
   int baseRegister = -1;          // R index, -1 when none (kZeroRegister for [RZ])
   bool base64 = false;            // [R2.64]: R2:R3 hold a 64-bit address
+  bool base32 = false;            // [R8.U32+UR8]: R8 a 32-bit offset, zero-extended (never a pair)
   int uniformRegister = -1;       // UR index, -1 when none
   std::int64_t offset = 0;        // +0x10 / -0x8
 };

@@ -131,6 +131,7 @@ TEST(SassParser, GuardsMemoryOperandsAndWidths) {
   EXPECT_EQ(address.descriptorRegister, 4);
   EXPECT_EQ(address.address.baseRegister, 14);
   EXPECT_TRUE(address.address.base64);
+  EXPECT_FALSE(address.address.base32);
   EXPECT_EQ(address.address.offset, 0x10);
   EXPECT_EQ(accessBytes(ldg), 16);
   EXPECT_EQ(memorySpace(ldg), "global");
@@ -141,6 +142,20 @@ TEST(SassParser, GuardsMemoryOperandsAndWidths) {
   EXPECT_EQ(accessBytes(lds), 16);
   EXPECT_EQ(memorySpace(lds), "shared");
   EXPECT_EQ(accessBytes(f.instructions[0]), std::nullopt);  // MOV is no memory access
+}
+
+// Turing's .E global access with a 32-bit offset register and a 64-bit uniform base (sm_75,
+// a kernel parameter's array indexed by an int): the register is marked .U32, not a pair.
+TEST(SassParser, AThirtyTwoBitOffsetRegisterBesideAUniformBase) {
+  std::string text = kKernel;
+  const std::string from = "@!P2 LDG.E.128 R4, desc[UR4][R14.64+0x10] ;";
+  text.replace(text.find(from), from.size(), "     LDG.E.SYS R8, [R8.U32+UR8] ;           ");
+  const Module m = parse(text);
+  const Operand& address = m.functions[0].instructions[3].operands[1];
+  EXPECT_EQ(address.address.baseRegister, 8);
+  EXPECT_EQ(address.address.uniformRegister, 8);
+  EXPECT_TRUE(address.address.base32);
+  EXPECT_FALSE(address.address.base64);
 }
 
 TEST(SassParser, ImmediatesPrefixOperatorsLabels) {

@@ -321,6 +321,63 @@ TEST_P(SassArch, DivergentControlFlowCallsAndEarlyExitsMatchTheirDefinitions) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The clock: clock64() and clock() around a loop. sm_120's ptxas reads both into uniform
+// registers (CS2UR, CS2UR.32), the others with CS2R / S2R. The emulator's clock counts the warp's
+// executed instructions (sass_exec.hpp), so a span is positive, the 32-bit span inside the 64-bit
+// one is no longer than it, and twice the iterations give a longer span.
+const char* const kClock = R"(
+__global__ void clocks(long long* out, const int* in, int n) {
+  const long long t0 = clock64();
+  const unsigned c0 = clock();
+  int x = in[threadIdx.x];
+  for (int i = 0; i < n; ++i) x = x * 3 + in[(x + i) & 31];
+  const unsigned c1 = clock();
+  const long long t1 = clock64();
+  out[threadIdx.x] = t1 - t0;
+  out[32 + threadIdx.x] = c1 - c0;
+  out[64 + threadIdx.x] = x;
+}
+)";
+
+TEST_P(SassArch, ClockReadsCountTheWarpsInstructions) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_clock", kClock, GetParam());
+  if (c.smVersion >= 120) {
+    bool uniformClock = false;
+    for (const auto& f : c.sass.functions)
+      for (const auto& in : f.instructions) uniformClock |= in.opcode == "CS2UR";
+    EXPECT_TRUE(uniformClock) << "sm_120's ptxas reads the clock with CS2UR";
+  }
+  std::int64_t span[2] = {0, 0};
+  for (int run = 0; run < 2; ++run) {
+    const int n = 8 << run;
+    LaunchDescription l;
+    l.kernel = "clocks";
+    l.grid = {1, 1, 1};
+    l.block = {32, 1, 1};
+    l.args = {buffer("out", ScalarType::I64, 96), buffer("in", ScalarType::I32, 32, RandomInit{9, 0, 1000}),
+              i32("n", n)};
+    Emulator e(c.ptx, l);
+    e.selectSass(c.sass, c.smVersion, c.cubin);
+    e.run();
+    const auto in = contents<std::int32_t>(e, "in");
+    const auto out = contents<std::int64_t>(e, "out");
+    for (int t = 0; t < 32; ++t) {
+      SCOPED_TRACE(testing::Message() << "n " << n << " thread " << t);
+      int x = in[t];
+      for (int i = 0; i < n; ++i) x = x * 3 + in[(x + i) & 31];
+      EXPECT_EQ(out[64 + t], x);
+      EXPECT_GT(out[t], 0);
+      EXPECT_GT(out[32 + t], 0);
+      EXPECT_LE(out[32 + t], out[t]);
+      EXPECT_EQ(out[t], out[0]) << "one warp: one clock";
+    }
+    span[run] = out[0];
+  }
+  EXPECT_GT(span[1], span[0]);
+}
+
 INSTANTIATE_TEST_SUITE_P(Architectures, SassArch, ::testing::ValuesIn(kArchs),
                          [](const auto& info) { return std::string(info.param); });
 
