@@ -831,7 +831,8 @@ TimingResult TimingEngine::finish() {
          fmt::format("the grid touches {}{:.2f} MiB ({}), the whole L2 holds {:.2f} MiB; the SM's share of the "
                      "launch touches {:.2f} MiB (projected from the simulated blocks), its L2 share holds {:.2f} MiB",
                      f.lowerBound ? "more than " : "", f.bytes / 1048576.0,
-                     f.lowerBound ? "the simulated blocks' data alone" : "estimated", writeBack.wholeL2Bytes / 1048576.0, writeBack.projectedBytes / 1048576.0,
+                     f.lowerBound ? "the simulated blocks' data alone" : "estimated",
+                     writeBack.wholeL2Bytes / 1048576.0, writeBack.projectedBytes / 1048576.0,
                      writeBack.l2Bytes / 1048576.0),
          fmt::format("{} (l2_footprint.hpp: the simulated blocks' {:.2f} MiB plus {:.2f} MiB of the {} other blocks' "
                      "data beyond them, {})",
