@@ -12,7 +12,8 @@ stage "release build and tests"
 ctest --test-dir "$root/build/release" --output-on-failure -j "$jobs"
 
 stage "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
-"$root/scripts/build.sh" sanitize
+# The test programs that only hold nvcc- and validation-labelled tests are not built here either.
+"$root/scripts/build.sh" sanitize -DTEG_BUILD_NVCC_TESTS=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$root/build/sanitize" --output-on-failure -j "$jobs" -LE "slow|nvcc|validation"
 
