@@ -429,9 +429,7 @@ TimingEngine::~TimingEngine() = default;
 void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->kernel = kernel;
   impl_->haveKernel = true;
-  impl_->kernelWrites = std::any_of(kernel.instructions.begin(), kernel.instructions.end(), [](const auto& s) {
-    return s.kind == trace::InstrKind::Store || s.kind == trace::InstrKind::Atomic;
-  });
+  impl_->kernelWrites = detail::kernelWrites(kernel);
   impl_->sharedOperandTarget.clear();
   // The PTX-side approximations of what ptxas does (cc 1.x shared operands, FMA contraction, load
   // hoisting below) do not apply to SASS: it is what ptxas did.

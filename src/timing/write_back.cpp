@@ -26,6 +26,12 @@ std::vector<PcSector> pcSectors(const std::vector<BlockTrace>& blocks) {
 
 }  // namespace
 
+bool kernelWrites(const trace::KernelInfo& kernel) {
+  return std::any_of(kernel.instructions.begin(), kernel.instructions.end(), [](const auto& s) {
+    return s.kind == trace::InstrKind::Store || s.kind == trace::InstrKind::Atomic;
+  });
+}
+
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
                                 std::vector<std::vector<PcSector>> peers) {
@@ -33,12 +39,8 @@ WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelI
   choice.l2Bytes = static_cast<double>(config.l2BytesShare);
   choice.wholeL2Bytes = static_cast<double>(wholeL2Bytes(config));
   if (blocks.empty()) return choice;
-  // Only stores and atomics dirty sectors: without them the rule does not matter, and the count of
-  // distinct sectors (a sort of every sector touched) is the costly part.
-  const bool writes = std::any_of(kernel.instructions.begin(), kernel.instructions.end(), [](const auto& s) {
-    return s.kind == trace::InstrKind::Store || s.kind == trace::InstrKind::Atomic;
-  });
-  if (!writes) return choice;
+  // The count of distinct sectors (a sort of every sector touched) is the costly part.
+  if (!kernelWrites(kernel)) return choice;
   std::size_t touched = 0;
   for (const BlockTrace& block : blocks) touched += block.sectors.size();
   std::vector<std::uint64_t> sectors;

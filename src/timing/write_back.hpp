@@ -26,6 +26,10 @@ namespace teg::timing::detail {
 
 enum class WriteBack : std::uint8_t { WhenDirtied, WhenEvicted, Kept };
 
+// Whether the kernel stores or does atomics: only those dirty sectors, so without them the
+// write-back rule does not matter and nothing of it need be computed or recorded.
+bool kernelWrites(const trace::KernelInfo& kernel);
+
 struct WriteBackChoice {
   WriteBack policy = WriteBack::WhenEvicted;
   double projectedBytes = 0;  // distinct sectors of the simulated blocks x blocks on the SM / simulated

@@ -40,11 +40,6 @@ json bound(const std::vector<std::string>& extra) {
   return r.exitCode == 0 ? json::parse(r.out) : json();
 }
 
-
-}  // namespace
-
-namespace {
-
 // Every corpus kernel on `gpus`, timed on `isa`: no bound above the prediction; the binding bound
 // is the largest and the fraction is recomputed from the figures. Returns the runs timed on SASS.
 int checkCorpus(const std::string& isa, const std::vector<std::string>& gpus) {
