@@ -8,7 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <vector>
+#include <random>
+#include <string_view>
 
 #include "teg/support/cleanup.hpp"
 #include "teg/support/error.hpp"
@@ -55,6 +56,19 @@ Destination destinationOf(const std::string& path) {
   return {real, false};
 }
 
+// Random temporary-name suffixes (as mkstemp's XXXXXX, from 62 characters): tries before
+// giving up when every name is taken, as glibc's mkstemp does.
+constexpr int kNameAttempts = 100;
+
+std::string randomSuffix() {
+  static constexpr std::string_view kAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
+  std::string suffix(8, '0');
+  for (char& c : suffix) c = kAlphabet[pick(generator)];
+  return suffix;
+}
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
@@ -69,13 +83,27 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   const fs::path target(destination.path);
   renameTo_ = destination.path;
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string pattern = (dir / ("." + target.filename().string() + ".teg-XXXXXX")).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd_ < 0) fail(errno);
-  tempPath_ = name.data();
-  ticket_ = registerTempFile(tempPath_);
+  std::string hiddenName = ".";  // appended, not "." + name: GCC 12 warns falsely (-Wrestrict) on that
+  hiddenName += target.filename().string();
+  hiddenName += ".teg-";
+  const std::string prefix = (dir / hiddenName).string();
+  // The name is registered for the signal handler *before* the file exists (mkstemp would
+  // create it first): a SIGTERM between creating and registering left the file behind, and
+  // blocking the signal in this thread would not help, since another thread may take it.
+  // Unlinking a registered name that was never created does nothing.
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    std::string candidate = prefix + randomSuffix();
+    const int ticket = registerTempFile(candidate);
+    fd_ = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd_ >= 0) {
+      tempPath_ = std::move(candidate);
+      ticket_ = ticket;
+      break;
+    }
+    const int error = errno;
+    unregisterTempFile(ticket);
+    if (error != EEXIST || attempt + 1 >= kNameAttempts) fail(error);
+  }
   ::fchmod(fd_, newFileMode());
 }
 
