@@ -40,3 +40,31 @@ if [ ! -x "$tools/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$tools/nvidia/cu13/bin/
     echo "install-deps: note: could not install nvdisasm from PyPI; SASS features and their tests will be skipped"
   fi
 fi
+
+# Volta's SASS (sm_70, sm_72): CUDA 13 no longer compiles or disassembles it, so teg takes the
+# kernel's PTX from nvcc 13 and gives it to the ptxas and nvdisasm of CUDA 11.8, which Debian 12
+# ships in its non-free component (package nvidia-cuda-toolkit 11.8.89~11.8.0-5~deb12u1). Only
+# that one .deb is fetched and unpacked into build/tools/cuda11 (its ptxas, nvdisasm and
+# cuobjdump need nothing but libc and libstdc++): the machine's apt sources are not changed.
+legacy="$root/build/tools/cuda11"
+if [ ! -x "$legacy/usr/bin/ptxas" ] || [ ! -x "$legacy/usr/bin/nvdisasm" ]; then
+  echo "install-deps: fetching Debian's CUDA 11.8 ptxas and nvdisasm (Volta SASS) into build/tools/cuda11"
+  apt_dir=$(mktemp -d)
+  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+  echo "deb http://deb.debian.org/debian bookworm non-free" > "$apt_dir/sources.list"
+  apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=/nonexistent"
+            -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Sandbox::User=root")
+  if apt-get "${apt_opts[@]}" update -qq >/dev/null 2>&1 &&
+     (cd "$apt_dir" && apt-get "${apt_opts[@]}" download -qq 'nvidia-cuda-toolkit=11.8.89~11.8.0-5~deb12u1' >/dev/null 2>&1); then
+    rm -rf "$legacy.partial" && mkdir -p "$legacy.partial"
+    dpkg-deb -x "$apt_dir"/nvidia-cuda-toolkit_*.deb "$legacy.partial"
+    # Keep the three tools and their licence; the rest (nvcc without its front end, nsight
+    # launchers) teg does not use.
+    find "$legacy.partial/usr/bin" -type f ! -name ptxas ! -name nvdisasm ! -name cuobjdump -delete
+    rm -rf "$legacy.partial/usr/lib" "$legacy.partial/usr/include" "$legacy.partial/etc"
+    rm -rf "$legacy" && mv "$legacy.partial" "$legacy"
+  else
+    echo "install-deps: note: could not fetch Debian's nvidia-cuda-toolkit 11.8; Volta GPUs are timed on PTX"
+  fi
+  rm -rf "$apt_dir"
+fi

@@ -12,7 +12,8 @@
 namespace teg::analysis {
 
 namespace {
-// The oldest architecture CUDA 13's ptxas emits SASS for (CUDA 13 release notes: sm_75 and newer).
+// The oldest architecture CUDA 13's ptxas emits SASS for (CUDA 13 release notes: sm_75 and newer);
+// Volta's comes from CUDA 11.8 (architectureObstacle).
 constexpr int kOldestSassTarget = 75;
 
 // nvdisasm takes a while and a sweep (teg validate) predicts the same cubin many times: each
@@ -160,7 +161,16 @@ namespace {
 
 std::string architectureObstacle(const std::string& gpu, int computeCapability) {
   if (computeCapability >= kOldestSassTarget) return "";
-  return fmt::format("{} is cc {}.{}: CUDA 13 compiles SASS for cc 7.5 and newer only", gpu, computeCapability / 10,
+  // Volta: CUDA 11.8's ptxas assembles nvcc 13's PTX and its nvdisasm reads the cubin
+  // (toolchain/volta_sass.cpp); the SASS emulator reads Volta's encoding, Turing's without the
+  // uniform datapath. Pascal and older SASS is another encoding.
+  if (computeCapability == 70 || computeCapability == 72) {
+    if (toolchain::haveVoltaToolchain()) return "";
+    return fmt::format("{} is cc {}.{}: CUDA 13 compiles no SASS for it and CUDA 11.8's ptxas and nvdisasm were not "
+                       "found (scripts/install-deps.sh unpacks them into build/tools/cuda11; or set TEG_CUDA11_BIN)",
+                       gpu, computeCapability / 10, computeCapability % 10);
+  }
+  return fmt::format("{} is cc {}.{}: teg reads the SASS of cc 7.0 and newer only", gpu, computeCapability / 10,
                      computeCapability % 10);
 }
 

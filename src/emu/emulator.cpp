@@ -497,6 +497,16 @@ void Emulator::selectSass(const sass::Module& sassModule, int smVersion, std::st
   im.driverConstants.clear();
   if (!cubin.empty()) im.driverConstants = relocatedDeviceAddresses(cubin, im.global, name);
   auto program = std::make_unique<SassProgram>(buildSassProgram(sassModule, name, smVersion));
+  for (const SassProgram::SymbolAddress& ref : program->symbolAddresses) {
+    const Allocation* a = im.global.byName(ref.symbol);
+    if (!a)
+      throw Error(fmt::format("SASS of '{}': {} takes the address of '{}', which is no __device__ variable of the module",
+                              name, program->describe(program->instrs[ref.pc]), ref.symbol));
+    Opnd& o = program->instrs[ref.pc].op[ref.operand];
+    const std::uint64_t address = a->userBase();
+    o.imm = static_cast<std::uint32_t>(ref.high ? address >> 32 : address);
+    o.imm64 = static_cast<std::int64_t>(o.imm);
+  }
   const sass::Function* entry = sassModule.findFunction(name);
   trace::KernelInfo info = sass::describeKernel(sassModule, *entry);
   info.grid = im.grid;

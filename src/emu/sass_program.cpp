@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -60,6 +61,17 @@ std::uint32_t addressScale(const std::string& text) {
                                       std::pair{".X2", 2u}})
     if (text.find(suffix) != std::string::npos) return scale;
   return 1;
+}
+
+// `32@lo(counter)` / `32@hi(counter)`: the relocated halves of a symbol's address.
+std::optional<SassProgram::SymbolAddress> symbolAddressOf(std::string_view text) {
+  constexpr std::string_view lo = "32@lo(", hi = "32@hi(";
+  const bool high = text.starts_with(hi);
+  if ((!high && !text.starts_with(lo)) || !text.ends_with(")") || text.size() <= lo.size() + 1) return std::nullopt;
+  SassProgram::SymbolAddress ref;
+  ref.high = high;
+  ref.symbol = std::string(text.substr(lo.size(), text.size() - lo.size() - 1));
+  return ref;
 }
 
 struct Labels {
@@ -277,6 +289,14 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
       in.nops = static_cast<std::uint8_t>(ins.operands.size());
       for (std::size_t k = 0; k < in.nops; ++k) {
         in.op[k] = convertOperand(ins.operands[k], labels, p.functionStart[fi], f, unknownLabel);
+        if (ins.operands[k].kind == sass::OperandKind::Other) {
+          if (auto ref = symbolAddressOf(ins.operands[k].text)) {
+            ref->pc = in.index;
+            ref->operand = static_cast<std::uint8_t>(k);
+            in.op[k].kind = OpndKind::Imm;  // the address comes with Emulator::selectSass
+            p.symbolAddresses.push_back(std::move(*ref));
+          }
+        }
         // nvdisasm prints every NaN immediate as QNAN / -QNAN: the payload is only in the encoding,
         // whose bits 32..63 hold the 32-bit immediate (the high word of an FP64 one). ptxas writes
         // such NaNs itself (`FSEL R7, R5, -QNAN, !P0` selects the high word 0xfff00000 of -inf...).

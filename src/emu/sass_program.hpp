@@ -42,6 +42,17 @@ struct SassProgram {
   std::uint32_t baseAddress = 0;                  // address of the entry's first instruction
   std::uint32_t localBytesPerThread = 0;          // stack frames of the kernel and its callees
   SassConstantBankLayout layout;
+  // Operands `32@lo(sym)` / `32@hi(sym)`: a __device__ variable's address as two 32-bit
+  // immediates that the driver's loader patches into the code (relocations of .text; ptxas 11.8
+  // writes them for sm_70, later ones go through constant bank 4). Emulator::selectSass fills
+  // each in with the address the emulator gave the variable.
+  struct SymbolAddress {
+    std::uint32_t pc = 0;
+    std::uint8_t operand = 0;
+    bool high = false;
+    std::string symbol;
+  };
+  std::vector<SymbolAddress> symbolAddresses;
 
   // pc of a byte address inside the section (a return address, a BRX target), or -1.
   [[nodiscard]] std::int64_t pcOf(std::uint64_t address) const {

@@ -2,6 +2,7 @@
 // the high word), -gi the source line with its inlining chain (the cubin carries it because
 // compileCuda passes -lineinfo), -c only the code sections.
 #include <fstream>
+#include <string>
 
 #include "process.hpp"
 #include "temp_dir.hpp"
@@ -12,7 +13,19 @@ namespace teg::toolchain {
 
 std::string disassembleCubin(const std::string& cubin, std::chrono::milliseconds timeout) {
   if (cubin.empty()) throw Error("no cubin to disassemble (the compile kept none)");
-  const std::string nvdisasm = findNvdisasm();
+  // CUDA 13's nvdisasm refuses Volta cubins ("SM70 is deprecated"): those go to CUDA 11.8's.
+  const int sm = cubinSmVersion(cubin);
+  std::string nvdisasm;
+  if (sm > 0 && sm < 75) {
+    const auto legacy = findVoltaTool("nvdisasm");
+    if (!legacy)
+      throw Error("the cubin is for sm_" + std::to_string(sm) +
+                  ", which only CUDA 11.8's nvdisasm reads: not found (scripts/install-deps.sh unpacks it into "
+                  "build/tools/cuda11; or set TEG_CUDA11_BIN)");
+    nvdisasm = *legacy;
+  } else {
+    nvdisasm = findNvdisasm();
+  }
   TempDir scratch;
   const auto file = scratch.path() / "module.cubin";
   {

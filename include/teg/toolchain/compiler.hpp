@@ -91,6 +91,18 @@ std::string findNvcc();  // findNvcc(nvccSearchFromEnvironment())
 // cache without running nvcc (only `nvcc --version`, to know the toolkit).
 CompileResult compileCuda(const std::string& cuPath, const CompileOptions& options);
 
+// Volta's cubin from nvcc 13's PTX (compiled for compute_75, the oldest it targets): CUDA 11.8's
+// ptxas (findVoltaTool) assembles `ptx` for `arch` (sm_70 or sm_72) with -lineinfo -v, after
+// ptxForVolta rewrote its header. The result's ptx is `ptx` unchanged, its kernels ptxas's
+// resources for `arch`. Throws teg::Error when the tool is missing or refuses the PTX (a feature
+// sm_70 lacks, or newer than PTX ISA 7.8), with ptxas's message.
+CompileResult assembleForVolta(const std::string& ptx, const std::string& arch,
+                               std::chrono::milliseconds timeout = kDefaultNvccTimeout);
+
+// `ptx` with its `.version` lowered to 7.8 when newer (CUDA 11.8's ptxas reads no newer ISA) and
+// its `.target` set to `arch`. Exposed for tests.
+std::string ptxForVolta(const std::string& ptx, const std::string& arch);
+
 // Parses the `ptxas info` lines of `nvcc -Xptxas -v` output (exposed for tests).
 // Functions appear in the order ptxas first names them; a log that holds several architectures
 // (several -gencode) gives one entry per function and architecture.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace teg::toolchain {
@@ -41,5 +42,15 @@ bool haveNvdisasm();
 // disassembler, a file that is not a cubin).
 std::string disassembleCubin(const std::string& cubin,
                              std::chrono::milliseconds timeout = std::chrono::milliseconds(120000));
+
+// Volta (sm_70, sm_72), which CUDA 13 no longer compiles or disassembles: CUDA 11.8's tools in
+// $TEG_CUDA11_BIN, $TEG_TOOLS_DIR/cuda11/usr/bin or the build's tools directory (where
+// scripts/install-deps.sh unpacks them from Debian's nvidia-cuda-toolkit 11.8).
+std::optional<std::string> findVoltaTool(const std::string& tool);  // "ptxas", "nvdisasm"
+bool haveVoltaToolchain();  // both found
+
+// The SM a cubin was assembled for (its ELF e_flags: 70, 75, 90, ...), or 0 for bytes that are
+// not a cubin. disassembleCubin gives cubins older than sm_75 to CUDA 11.8's nvdisasm.
+int cubinSmVersion(std::string_view cubin);
 
 }  // namespace teg::toolchain

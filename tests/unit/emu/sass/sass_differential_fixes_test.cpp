@@ -31,6 +31,7 @@
 #include <cstring>
 
 #include "sass_support.hpp"
+#include "teg/support/error.hpp"
 
 namespace teg::emu::sasstest {
 namespace {
@@ -185,8 +186,16 @@ TEST_P(SassDifferentialFix, BothEmulatorsGiveTheHandWorkedResults) {
     const auto o64 = contents<std::uint64_t>(e, "o64");
     for (int t = 0; t < kThreads; ++t) {
       SCOPED_TRACE(testing::Message() << "thread " << t);
-      for (int k = 0; k < 6; ++k)
+      for (int k = 0; k < 6; ++k) {
+        // CUDA 11.8's division slow path (sm_70) returns its canonical NaN 0x7fffffffffffffff
+        // where CUDA 13's carries the operand's payload or 0xfff8...: the PTX ISA leaves a NaN
+        // result's payload open, so on sm_70 a NaN must be that NaN, any other result exact.
+        if (sass && c.smVersion == 70 && k == 0 && std::isnan(std::bit_cast<double>(expected[t % 8][k]))) {
+          EXPECT_EQ(o64[8 * t + k], 0x7fffffffffffffffull) << "r[0] = 0x" << std::hex << o64[8 * t + k];
+          continue;
+        }
         EXPECT_EQ(o64[8 * t + k], expected[t % 8][k]) << "r[" << k << "] = 0x" << std::hex << o64[8 * t + k];
+      }
       EXPECT_EQ(o64[8 * t + 6], bits(static_cast<double>(u[t] >> 16)));
       EXPECT_EQ(o64[8 * t + 7], bits(static_cast<double>(u[t] >> 16)));
       EXPECT_EQ(o[t], 0x4400u);  // 4.0 in binary16
@@ -537,6 +546,19 @@ TEST_P(SassDifferentialFix, NegatedHalfPermutationSelector) {
 TEST_P(SassDifferentialFix, SatFiniteHalfConversionClampsToTheLargestFiniteHalf) {
   TEG_SASS_TOOLS_OR_SKIP();
   if (std::string(GetParam()) == "sm_75") GTEST_SKIP() << "nvdisasm prints no text for sm_75's satfinite conversion";
+  if (std::string(GetParam()) == "sm_70") {
+    // CUDA 11.8's ptxas does not know cvt's .satfinite f16 form: the error names it, and a
+    // prediction then times the PTX (analysis/kernel_source.cpp).
+    try {
+      compileSource("sass_satfinite", kSatFinite, GetParam());
+      ADD_FAILURE() << "CUDA 11.8's ptxas assembled cvt.rn.satfinite.f16.f32 for sm_70";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("CUDA 11.8's ptxas could not assemble the PTX for sm_70"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("'cvt'"), std::string::npos) << e.what();
+    }
+    return;
+  }
   const Compiled& c = compileSource("sass_satfinite", kSatFinite, GetParam());
   struct Case {
     float x;

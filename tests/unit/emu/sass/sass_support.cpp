@@ -20,7 +20,7 @@ bool haveTools() {
     } catch (const Error&) {
       return false;
     }
-    return toolchain::haveNvdisasm();
+    return toolchain::haveNvdisasm() && toolchain::haveVoltaToolchain();
   }();
   return have;
 }
@@ -36,10 +36,12 @@ const Compiled& compile(const std::string& cuPath, const std::string& arch, cons
   auto& slot = cache[key];
   if (!slot) {
     toolchain::CompileOptions options;
-    options.arch = arch;
+    const bool volta = arch == "sm_70" || arch == "sm_72";
+    options.arch = volta ? "sm_75" : arch;  // Volta: nvcc 13's oldest PTX, then CUDA 11.8's ptxas
     options.defines = defines;
     options.includeDirs = includeDirs;
-    const toolchain::CompileResult r = toolchain::compileCuda(cuPath, options);
+    toolchain::CompileResult r = toolchain::compileCuda(cuPath, options);
+    if (volta) r = toolchain::assembleForVolta(r.ptx, arch);
     auto c = std::make_unique<Compiled>();
     const std::string stem = std::filesystem::path(cuPath).stem().string();
     c->ptx = ptx::parseModule(r.ptx, stem + "." + arch + ".ptx");

@@ -14,7 +14,8 @@
 
 namespace teg::emu::sasstest {
 
-inline const char* const kArchs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};
+// sm_70: nvcc 13's compute_75 PTX assembled by CUDA 11.8's ptxas (toolchain/volta_sass.cpp).
+inline const char* const kArchs[] = {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};
 
 struct Compiled {
   ptx::Module ptx;
@@ -23,7 +24,8 @@ struct Compiled {
   int smVersion = 0;
 };
 
-// Whether nvcc and nvdisasm can be found (tests skip without them).
+// Whether nvcc, nvdisasm and CUDA 11.8's ptxas and nvdisasm (for sm_70) can be found (tests skip
+// without them).
 bool haveTools();
 // The PTX and SASS of `cuPath` for `arch` ("sm_86"), cached per process.
 const Compiled& compile(const std::string& cuPath, const std::string& arch, const std::vector<std::string>& defines = {},
