@@ -4,12 +4,17 @@
 // CUDA 11.8's ptxas also assembles for sm_70: only its header names a newer ISA version and
 // target. scripts/install-deps.sh unpacks those two tools from Debian 12's non-free
 // nvidia-cuda-toolkit 11.8 into build/tools/cuda11.
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "process.hpp"
 #include "temp_dir.hpp"
@@ -62,18 +67,51 @@ int cubinSmVersion(std::string_view cubin) {
 }
 
 std::string ptxForVolta(const std::string& ptx, const std::string& arch) {
-  static const std::regex version(R"(^\s*\.version\s+(\d+)\.(\d+))", std::regex::multiline);
-  static const std::regex target(R"(^(\s*\.target\s+)sm_\d+[a-z]?)", std::regex::multiline);
-  std::smatch m;
-  if (!std::regex_search(ptx, m, version)) throw Error("the PTX has no .version directive");
-  const int major = std::stoi(m[1].str()), minor = std::stoi(m[2].str());
-  std::string out = ptx;
-  if (major > kVoltaPtxasMajor || (major == kVoltaPtxasMajor && minor > kVoltaPtxasMinor))
-    out = std::regex_replace(out, version, ".version " + std::to_string(kVoltaPtxasMajor) + "." +
-                                               std::to_string(kVoltaPtxasMinor),
-                             std::regex_constants::format_first_only);
-  if (!std::regex_search(out, target)) throw Error("the PTX has no .target directive");
-  return std::regex_replace(out, target, "$1" + arch, std::regex_constants::format_first_only);
+  // The module's first `.version` and `.target` directives (nvcc writes them at the top, each on
+  // its own line); a plain scan, not std::regex, whose backtracking over a megabyte-sized module
+  // could exhaust the stack.
+  const auto directive = [&](std::string_view name) -> std::pair<std::size_t, std::size_t> {
+    for (std::size_t at = 0; at < ptx.size();) {
+      const std::size_t end = std::min(ptx.find('\n', at), ptx.size());
+      std::string_view line(ptx.data() + at, end - at);
+      const std::size_t first = line.find_first_not_of(" \t");
+      if (first != std::string_view::npos && line.substr(first).starts_with(name) &&
+          line.size() > first + name.size() && (line[first + name.size()] == ' ' || line[first + name.size()] == '\t'))
+        return {at + first, end};
+      at = end + 1;
+    }
+    throw Error(fmt::format("the PTX has no {} directive", name));
+  };
+  const auto [versionAt, versionEnd] = directive(".version");
+  const auto [targetAt, targetEnd] = directive(".target");
+  const std::string versionText = ptx.substr(versionAt + 8, versionEnd - versionAt - 8);
+  int major = 0, minor = 0;
+  if (std::sscanf(versionText.c_str(), " %d.%d", &major, &minor) != 2)
+    throw Error(fmt::format("the PTX's .version '{}' is not MAJOR.MINOR", versionText));
+  const bool lower = major > kVoltaPtxasMajor || (major == kVoltaPtxasMajor && minor > kVoltaPtxasMinor);
+  // The target line may name more than the architecture (".target sm_75, texmode_independent"):
+  // only its first word changes.
+  std::string targetLine = ptx.substr(targetAt, targetEnd - targetAt);
+  const std::size_t word = targetLine.find_first_not_of(" \t", 7);
+  const std::size_t wordEnd = std::min(targetLine.find_first_of(" \t,", word == std::string::npos ? 7 : word), targetLine.size());
+  if (word == std::string::npos) throw Error("the PTX's .target names no architecture");
+  targetLine.replace(word, wordEnd - word, arch);
+  std::string out;
+  out.reserve(ptx.size() + 16);
+  // The two directives in file order, each replaced by its new text.
+  const std::string versionLine = lower ? fmt::format(".version {}.{}", kVoltaPtxasMajor, kVoltaPtxasMinor)
+                                        : ptx.substr(versionAt, versionEnd - versionAt);
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> edits = {{versionAt, versionEnd, versionLine},
+                                                                          {targetAt, targetEnd, targetLine}};
+  std::sort(edits.begin(), edits.end());
+  std::size_t at = 0;
+  for (const auto& [from, to, text] : edits) {
+    out.append(ptx, at, from - at);
+    out += text;
+    at = to;
+  }
+  out.append(ptx, at, std::string::npos);
+  return out;
 }
 
 CompileResult assembleForVolta(const std::string& ptx, const std::string& arch, std::chrono::milliseconds timeout) {

@@ -68,3 +68,26 @@ TEST(BoundProperty, EveryValidationRowOnSassIsPredictedNoFasterThanItsBound) {
   const json report = wholeRun("validate-auto.json");
   EXPECT_GE(checkRows(report, "auto"), 300u);  // 398 rows are timed on SASS today
 }
+
+// timing.block_launch_cycles of sm_70 and sm_80 (data/devices/generic) is derived from one row
+// each: gpu-stream's init kernel at 64 threads per block, whose measured block turnover minus
+// teg's SASS simulation of the block itself is the launch and retire cost. With that figure the
+// row must come out as measured (within the rounding to a whole cycle), on SASS: a change to how
+// the engine times that block, or to the figure, that breaks the derivation fails here.
+TEST(DeviceFigureDerivation, BlockLaunchCostReproducesTheRowItIsDerivedFrom) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const json report = wholeRun("validate-auto.json");
+  if (report.is_null()) return;
+  int found = 0;
+  for (const auto& suite : report["suites"]) {
+    if (suite["name"] != "gpustream-v100-init" && suite["name"] != "gpustream-a100-init") continue;
+    for (const auto& row : suite["rows"]) {
+      if (row["label"] != "64") continue;
+      ++found;
+      EXPECT_EQ(row["isa"], "sass") << suite["name"];
+      EXPECT_NEAR(row["error_pct"].get<double>(), 0.0, 1.0) << suite["name"] << ": measured " << row["measured"]
+                                                             << ", predicted " << row["predicted"];
+    }
+  }
+  EXPECT_EQ(found, 2);
+}

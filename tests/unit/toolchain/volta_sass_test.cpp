@@ -89,3 +89,29 @@ TEST(VoltaSass, NvccsPtxAssembledForSm70DisassemblesAsVoltaCode) {
 
 }  // namespace
 }  // namespace teg::toolchain
+
+namespace teg::toolchain {
+namespace {
+
+TEST(VoltaPtx, OnlyTheDirectivesChangeWhereverTheyAreAndWhateverFollowsThem) {
+  // Indented directives, a target with a second word, a comment naming ".version 9.9" after them.
+  const std::string ptx = "  .version 8.8\n\t.target sm_75, texmode_independent\n// .version 9.9 in a comment\n.address_size 64\n";
+  EXPECT_EQ(ptxForVolta(ptx, "sm_72"),
+            "  .version 7.8\n\t.target sm_72, texmode_independent\n// .version 9.9 in a comment\n.address_size 64\n");
+  // ".versions" is not the directive; a malformed version is an error naming it.
+  EXPECT_THROW(ptxForVolta(".versions 9.0\n.target sm_75\n", "sm_70"), Error);
+  try {
+    ptxForVolta(".version nine\n.target sm_75\n", "sm_70");
+    ADD_FAILURE() << "a version that is not MAJOR.MINOR was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nine"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ptxForVolta(".version 9.0\n.target\n", "sm_70"), Error) << "a target naming nothing";
+  // A module too large for a regex's backtracking: a plain scan handles it.
+  std::string big = ".version 9.0\n.target sm_75\n";
+  big += std::string(8 << 20, ' ') + "\n";
+  EXPECT_EQ(ptxForVolta(big, "sm_70").substr(0, 27), ".version 7.8\n.target sm_70\n");
+}
+
+}  // namespace
+}  // namespace teg::toolchain
