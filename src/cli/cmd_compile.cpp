@@ -140,7 +140,7 @@ void run(const CompileArgs& a) {
 void registerCompileCommand(CLI::App& app, Context&) {
   auto args = std::make_shared<CompileArgs>();
   app.add_option("file", args->file, "The CUDA source (.cu) to compile")->required();
-  app.add_option("--arch", args->arch, "Target architecture (sm_75, sm_80, sm_86, sm_89, sm_90, ...)")
+  app.add_option("--arch", args->arch, "Target architecture (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, ...; sm_70 and sm_72 through CUDA 11.8's ptxas)")
       ->capture_default_str();
   app.add_option("--kernel", args->kernel,
                  "Show only this kernel: its plain name when unique (\"scale\"), with template arguments "

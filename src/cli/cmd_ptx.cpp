@@ -170,7 +170,7 @@ void registerPtxCommand(CLI::App& app, Context&) {
 
   CLI::App* stats = app.add_subcommand("stats", "Per kernel: instruction mix, blocks, loops, registers, shared memory");
   stats->add_option("file", options->file, "A .ptx file, or a .cu file (compiled with nvcc)")->required()->check(CLI::ExistingFile);
-  stats->add_option("--arch", options->arch, "Target for a .cu input (sm_75 ... sm_120)")->capture_default_str();
+  stats->add_option("--arch", options->arch, "Target for a .cu input (sm_70 ... sm_120; sm_70 and sm_72 through CUDA 11.8's ptxas)")->capture_default_str();
   stats->add_flag("--json", options->json, "Machine-readable output");
   stats->add_flag("--functions", options->allFunctions, "Include non-inlined device functions (.func)");
   stats->add_option("--kernel", options->kernel,

@@ -374,7 +374,7 @@ void registerSassCommand(CLI::App& app, Context&) {
                     "A .cu (compiled, then disassembled), a .cubin (disassembled) or nvdisasm's text")
         ->required()
         ->check(CLI::ExistingFile);
-    sub->add_option("--arch", options->arch, "Target for a .cu input (sm_75 ... sm_120)")->capture_default_str();
+    sub->add_option("--arch", options->arch, "Target for a .cu input (sm_70 ... sm_120; sm_70 and sm_72 through CUDA 11.8's ptxas)")->capture_default_str();
     sub->add_option("--kernel", options->kernel,
                     "Only this kernel: its plain name when unique, with template arguments, its signature or its "
                     "mangled name");

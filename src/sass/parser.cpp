@@ -9,6 +9,7 @@
 // Anything else in a code section is an error at its line and column.
 #include "teg/sass/parser.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <set>
 #include <unordered_map>
@@ -106,6 +107,18 @@ class Parser {
       while (i < rest.size() && isSpace(rest[i])) ++i;
       if (i == rest.size()) fail(indent, "'.target' without an architecture");
       module_.target = std::string(rest.substr(i));
+    } else if (name == ".headerflags") {
+      // nvdisasm 11.8 (Volta cubins) prints no .target; its header flags name the SM instead:
+      // @"... EF_CUDA_SM70 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM70)". The first real-SM flag is the target.
+      constexpr std::string_view flag = "EF_CUDA_SM";
+      for (std::size_t k = rest.find(flag); k != std::string_view::npos; k = rest.find(flag, k + 1)) {
+        if (k > 0 && rest[k - 1] == '(') continue;  // inside EF_CUDA_VIRTUAL_SM(...)
+        std::size_t end = k + flag.size();
+        while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end]))) ++end;
+        if (end == k + flag.size()) continue;
+        if (module_.target.empty()) module_.target = "sm_" + std::string(rest.substr(k + flag.size(), end - k - flag.size()));
+        break;
+      }
     } else if (name == ".type") {
       const std::string_view symbol = directiveSymbol(rest);
       if (!symbol.empty() && rest.find("@function") != std::string_view::npos) functionSymbols_.insert(std::string(symbol));

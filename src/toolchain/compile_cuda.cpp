@@ -114,6 +114,24 @@ std::chrono::milliseconds nvccTimeout(const CompileOptions& options) {
 
 CompileResult compileCuda(const std::string& cuPath, const CompileOptions& options) {
   checkArch(options.arch);
+  // Volta, which nvcc 13 no longer targets: its oldest PTX (compute_75), then CUDA 11.8's ptxas
+  // (volta_sass.cpp). The result's PTX is nvcc's, its cubin and resources sm_70's.
+  if (options.arch == "sm_70" || options.arch == "sm_72") {
+    CompileOptions ptxOptions = options;
+    ptxOptions.arch = "sm_75";
+    const CompileResult ptx = compileCuda(cuPath, ptxOptions);
+    CompileResult volta = assembleForVolta(ptx.ptx, options.arch, nvccTimeout(options));
+    volta.log = ptx.log + volta.log;
+    volta.notes = ptx.notes;
+    volta.notes.push_back("nvcc 13 has no " + options.arch + " target: its compute_75 PTX was assembled for " +
+                          options.arch + " by CUDA 11.8's ptxas");
+    std::vector<std::string> command = ptx.command;
+    command.push_back("&&");
+    command.insert(command.end(), volta.command.begin(), volta.command.end());
+    volta.command = std::move(command);
+    volta.fromCache = ptx.fromCache;
+    return volta;
+  }
   if (cuPath.empty()) throw Error("no source file given");
   checkInputFile(cuPath);  // a directory or a FIFO is refused here, before nvcc could hang on it
   // As the user wrote it (so nvcc's messages name the file they know), except that a name

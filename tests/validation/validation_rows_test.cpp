@@ -61,12 +61,12 @@ TEST(BoundProperty, EveryValidationRowIsPredictedNoFasterThanItsBound) {
   EXPECT_EQ(checkRows(report, "ptx"), 0u) << "--isa ptx times every row on PTX";
 }
 
-// --isa auto (the default): SASS wherever it can be timed (--isa sass refuses a suite of a
-// cc < 7.5 GPU).
+// --isa auto (the default): SASS wherever it can be timed (cc >= 7.0; Volta's through CUDA 11.8's
+// ptxas, so the V100 and TITAN V suites too).
 TEST(BoundProperty, EveryValidationRowOnSassIsPredictedNoFasterThanItsBound) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   const json report = wholeRun("validate-auto.json");
-  EXPECT_GE(checkRows(report, "auto"), 300u);  // 398 rows are timed on SASS today
+  EXPECT_GE(checkRows(report, "auto"), 700u);  // 775 rows are timed on SASS today (398 before Volta's SASS)
 }
 
 // timing.block_launch_cycles of sm_70 and sm_80 (data/devices/generic) is derived from one row

@@ -89,6 +89,8 @@ std::string findNvcc();  // findNvcc(nvccSearchFromEnvironment())
 // runs past the timeout is killed with everything it started, and the error names the limit.
 // A repeated compile of unchanged files with the same flags and toolkit comes from the compile
 // cache without running nvcc (only `nvcc --version`, to know the toolkit).
+// sm_70 and sm_72, which nvcc 13 no longer targets, are compiled to compute_75 PTX and assembled
+// by CUDA 11.8's ptxas (assembleForVolta; a note says so).
 CompileResult compileCuda(const std::string& cuPath, const CompileOptions& options);
 
 // Volta's cubin from nvcc 13's PTX (compiled for compute_75, the oldest it targets): CUDA 11.8's

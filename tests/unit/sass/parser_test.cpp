@@ -329,3 +329,17 @@ TEST(SassParser, ConstantBankWithABlankBetweenItsGroups) {
   ASSERT_EQ(hadd.operands[2].suffixes.size(), 1u);
   EXPECT_EQ(hadd.operands[2].suffixes[0], "F32");
 }
+
+// nvdisasm 11.8, the one that reads Volta cubins, prints no `.target`: the header flags name the
+// SM (the real one, not the one inside EF_CUDA_VIRTUAL_SM); a `.target` line still wins.
+TEST(SassParser, TargetFromTheHeaderFlagsOfAVoltaDisassembly) {
+  const std::string volta =
+      "\t.headerflags\t@\"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM70 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM70)\"\n" +
+      kernelWith(" /*0000*/ EXIT ; /* 0x000000000000794d */");
+  EXPECT_EQ(parse(volta).target, "sm_70");
+  const std::string virtualFirst = "\t.headerflags\t@\"EF_CUDA_VIRTUAL_SM(EF_CUDA_SM75) EF_CUDA_SM72\"\n" +
+                                   kernelWith(" /*0000*/ EXIT ; /* 0x000000000000794d */");
+  EXPECT_EQ(parse(virtualFirst).target, "sm_72");
+  EXPECT_EQ(parse("\t.target\tsm_75\n" + volta).target, "sm_75");
+  EXPECT_EQ(parse("\t.headerflags\t@\"EF_CUDA_64BIT_ADDRESS\"\n").target, "");
+}

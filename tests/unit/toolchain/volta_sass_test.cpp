@@ -67,6 +67,15 @@ TEST(VoltaSass, NvccsPtxAssembledForSm70DisassemblesAsVoltaCode) {
   EXPECT_EQ(volta.kernels[0].mangledName, "_Z5scalePff");
   EXPECT_EQ(volta.kernels[0].arch, "sm_70");
   EXPECT_GT(volta.kernels[0].registers, 0);
+  // compileCuda with the Volta architecture itself takes the same path and says so.
+  options.arch = "sm_70";
+  const CompileResult direct = compileCuda(cu.string(), options);
+  EXPECT_EQ(cubinSmVersion(direct.cubin), 70);
+  EXPECT_EQ(direct.ptx, ptx.ptx);
+  ASSERT_EQ(direct.kernels.size(), 1u);
+  EXPECT_EQ(direct.kernels[0].registers, volta.kernels[0].registers);
+  ASSERT_FALSE(direct.notes.empty());
+  EXPECT_NE(direct.notes.back().find("CUDA 11.8's ptxas"), std::string::npos) << direct.notes.back();
   const std::string sass = disassembleCubin(volta.cubin);
   // One load, one multiply, one store, and the parameters at c[0x0][0x160] (Volta's layout).
   EXPECT_NE(sass.find("LDG.E"), std::string::npos) << sass;

@@ -36,12 +36,10 @@ const Compiled& compile(const std::string& cuPath, const std::string& arch, cons
   auto& slot = cache[key];
   if (!slot) {
     toolchain::CompileOptions options;
-    const bool volta = arch == "sm_70" || arch == "sm_72";
-    options.arch = volta ? "sm_75" : arch;  // Volta: nvcc 13's oldest PTX, then CUDA 11.8's ptxas
+    options.arch = arch;  // sm_70: nvcc 13's compute_75 PTX, then CUDA 11.8's ptxas (compileCuda)
     options.defines = defines;
     options.includeDirs = includeDirs;
-    toolchain::CompileResult r = toolchain::compileCuda(cuPath, options);
-    if (volta) r = toolchain::assembleForVolta(r.ptx, arch);
+    const toolchain::CompileResult r = toolchain::compileCuda(cuPath, options);
     auto c = std::make_unique<Compiled>();
     const std::string stem = std::filesystem::path(cuPath).stem().string();
     c->ptx = ptx::parseModule(r.ptx, stem + "." + arch + ".ptx");
