@@ -97,6 +97,7 @@ IsaFacts isaFactsFor(const device::Device& gpu, const KernelSource& source) {
   f.compiledArch = source.arch;
   f.gpuArch = gpu.cc.smName();
   f.haveNvdisasm = toolchain::haveNvdisasm();
+  f.haveVoltaToolchain = toolchain::haveVoltaToolchain();
   return f;
 }
 
@@ -159,13 +160,13 @@ const char* isaRequestName(IsaRequest request) {
 
 namespace {
 
-std::string architectureObstacle(const std::string& gpu, int computeCapability) {
+std::string architectureObstacle(const std::string& gpu, int computeCapability, bool haveVoltaToolchain) {
   if (computeCapability >= kOldestSassTarget) return "";
   // Volta: CUDA 11.8's ptxas assembles nvcc 13's PTX and its nvdisasm reads the cubin
   // (toolchain/volta_sass.cpp); the SASS emulator reads Volta's encoding, Turing's without the
   // uniform datapath. Pascal and older SASS is another encoding.
   if (computeCapability == 70 || computeCapability == 72) {
-    if (toolchain::haveVoltaToolchain()) return "";
+    if (haveVoltaToolchain) return "";
     return fmt::format("{} is cc {}.{}: CUDA 13 compiles no SASS for it and CUDA 11.8's ptxas and nvdisasm were not "
                        "found (scripts/install-deps.sh unpacks them into build/tools/cuda11; or set TEG_CUDA11_BIN)",
                        gpu, computeCapability / 10, computeCapability % 10);
@@ -176,10 +177,12 @@ std::string architectureObstacle(const std::string& gpu, int computeCapability) 
 
 }  // namespace
 
-std::string sassArchitectureObstacle(const device::Device& gpu) { return architectureObstacle(gpu.name, gpu.cc.code()); }
+std::string sassArchitectureObstacle(const device::Device& gpu) {
+  return architectureObstacle(gpu.name, gpu.cc.code(), toolchain::haveVoltaToolchain());
+}
 
 std::string sassObstacle(const IsaFacts& f) {
-  if (auto cc = architectureObstacle(f.gpu, f.computeCapability); !cc.empty()) return cc;
+  if (auto cc = architectureObstacle(f.gpu, f.computeCapability, f.haveVoltaToolchain); !cc.empty()) return cc;
   if (f.ptxSource) return "the launch names a .ptx file: there is no cubin to disassemble";
   if (f.compiledArch != f.gpuArch)
     return fmt::format("the kernel was compiled for {}, not the GPU's {}", f.compiledArch, f.gpuArch);

@@ -33,6 +33,7 @@ struct IsaFacts {
   std::string compiledArch;      // the architecture nvcc compiled for, e.g. "sm_89"
   std::string gpuArch;           // the GPU's, e.g. "sm_89"
   bool haveNvdisasm = false;
+  bool haveVoltaToolchain = false;  // CUDA 11.8's ptxas and nvdisasm (Volta's SASS)
   // Why the SASS emulator cannot run this kernel ("" = it can): an opcode it does not run yet,
   // the emulator missing from the build...
   std::string sassEmulatorGap;

@@ -6,6 +6,7 @@
 
 #include "teg/device/database.hpp"
 #include "teg/support/error.hpp"
+#include "teg/toolchain/disassembler.hpp"
 
 using namespace teg;
 using namespace teg::analysis;
@@ -20,6 +21,7 @@ IsaFacts everythingThere() {
   f.compiledArch = "sm_89";
   f.gpuArch = "sm_89";
   f.haveNvdisasm = true;
+  f.haveVoltaToolchain = true;
   return f;
 }
 
@@ -72,8 +74,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Obstacle{"Pascal", [](IsaFacts& f) { f.computeCapability = 61, f.gpuArch = "sm_61", f.compiledArch = "sm_75"; },
                  "cc 6.1"},
-        Obstacle{"Volta", [](IsaFacts& f) { f.computeCapability = 70, f.gpuArch = "sm_70", f.compiledArch = "sm_75"; },
-                 "cc 7.0"},
+        // Volta's SASS needs CUDA 11.8's ptxas and nvdisasm; with them, a kernel compiled for
+        // sm_75 (nvcc 13's PTX stood in: CUDA 11.8's ptxas refused it) is still not the GPU's.
+        Obstacle{"VoltaWithoutCuda118",
+                 [](IsaFacts& f) {
+                   f.computeCapability = 70, f.gpuArch = "sm_70", f.compiledArch = "sm_70", f.haveVoltaToolchain = false;
+                 },
+                 "CUDA 11.8's ptxas and nvdisasm were not found"},
+        Obstacle{"VoltaPtxStandingIn", [](IsaFacts& f) { f.computeCapability = 70, f.gpuArch = "sm_70", f.compiledArch = "sm_75"; },
+                 "compiled for sm_75, not the GPU's sm_70"},
         Obstacle{"PtxFile", [](IsaFacts& f) { f.ptxSource = true, f.compiledArch = ""; }, ".ptx file"},
         Obstacle{"OtherArch", [](IsaFacts& f) { f.compiledArch = "sm_86"; }, "compiled for sm_86"},
         Obstacle{"NoNvdisasm", [](IsaFacts& f) { f.haveNvdisasm = false; }, "nvdisasm"},
@@ -96,13 +105,18 @@ TEST(IsaChoice, TheFirstObstacleIsNamed) {
 TEST(IsaChoice, TheArchitectureObstacleIsTheCcRuleOfTheDatabasesGpus) {
   const auto db = device::DeviceDatabase::loadDirectory(TEG_SOURCE_DIR "/data/devices");
   EXPECT_NE(sassArchitectureObstacle(db.find("gtx280")).find("cc 1.3"), std::string::npos);
-  EXPECT_NE(sassArchitectureObstacle(db.find("tesla-v100-pcie-16gb")).find("cc 7.0"), std::string::npos);
+  EXPECT_NE(sassArchitectureObstacle(db.find("tesla-p100-sxm2-16gb")).find("cc 6.0"), std::string::npos);
+  // Volta: SASS when CUDA 11.8's tools are there (scripts/install-deps.sh), else the rule names them.
+  if (toolchain::haveVoltaToolchain())
+    EXPECT_EQ(sassArchitectureObstacle(db.find("tesla-v100-pcie-16gb")), "");
+  else
+    EXPECT_NE(sassArchitectureObstacle(db.find("tesla-v100-pcie-16gb")).find("cc 7.0"), std::string::npos);
   EXPECT_EQ(sassArchitectureObstacle(db.find("tesla-t4")), "");  // cc 7.5, the oldest CUDA 13 target
   EXPECT_EQ(sassArchitectureObstacle(db.find("a100-pcie-40gb")), "");
   // The same sentence auto gives for that GPU.
   IsaFacts f = everythingThere();
   const auto& v100 = db.find("tesla-v100-pcie-16gb");
-  f.gpu = v100.name, f.computeCapability = v100.cc.code();
+  f.gpu = v100.name, f.computeCapability = v100.cc.code(), f.haveVoltaToolchain = toolchain::haveVoltaToolchain();
   EXPECT_EQ(sassObstacle(f), sassArchitectureObstacle(v100));
 }
 
