@@ -87,4 +87,17 @@ bool haveNvdisasm() {
   }
 }
 
+// Volta's tools: where scripts/install-deps.sh unpacks Debian's CUDA 11.8 (volta_sass.cpp).
+std::optional<std::string> findVoltaTool(const std::string& tool) {
+  std::vector<fs::path> dirs;
+  if (const std::string d = envOrEmpty("TEG_CUDA11_BIN"); !d.empty()) dirs.emplace_back(d);
+  if (const std::string d = envOrEmpty("TEG_TOOLS_DIR"); !d.empty()) dirs.push_back(fs::path(d) / "cuda11/usr/bin");
+  if (const std::string built = TEG_TOOLS_DIR; !built.empty()) dirs.push_back(fs::path(built) / "cuda11/usr/bin");
+  for (const auto& dir : dirs)
+    if (isExecutableFile(dir / tool)) return (dir / tool).string();
+  return std::nullopt;
+}
+
+bool haveVoltaToolchain() { return findVoltaTool("ptxas") && findVoltaTool("nvdisasm"); }
+
 }  // namespace teg::toolchain

@@ -5,7 +5,6 @@
 // target. scripts/install-deps.sh unpacks those two tools from Debian 12's non-free
 // nvidia-cuda-toolkit 11.8 into build/tools/cuda11.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -23,10 +22,6 @@
 #include "teg/toolchain/compiler.hpp"
 #include "teg/toolchain/disassembler.hpp"
 
-#ifndef TEG_TOOLS_DIR
-#define TEG_TOOLS_DIR ""
-#endif
-
 namespace teg::toolchain {
 
 namespace fs = std::filesystem;
@@ -37,24 +32,7 @@ namespace {
 constexpr int kVoltaPtxasMajor = 7;
 constexpr int kVoltaPtxasMinor = 8;
 
-bool isExecutableFile(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
-
 }  // namespace
-
-std::optional<std::string> findVoltaTool(const std::string& tool) {
-  std::vector<fs::path> dirs;
-  if (const char* d = std::getenv("TEG_CUDA11_BIN"); d != nullptr && *d != '\0') dirs.emplace_back(d);
-  if (const char* d = std::getenv("TEG_TOOLS_DIR"); d != nullptr && *d != '\0') dirs.push_back(fs::path(d) / "cuda11/usr/bin");
-  if (const std::string built = TEG_TOOLS_DIR; !built.empty()) dirs.push_back(fs::path(built) / "cuda11/usr/bin");
-  for (const auto& dir : dirs)
-    if (isExecutableFile(dir / tool)) return (dir / tool).string();
-  return std::nullopt;
-}
-
-bool haveVoltaToolchain() { return findVoltaTool("ptxas") && findVoltaTool("nvdisasm"); }
 
 int cubinSmVersion(std::string_view cubin) {
   // ELF header: e_ident[EI_OSABI] at 7, e_ident[EI_ABIVERSION] at 8, e_flags at 0x30 (ELF64).
