@@ -35,6 +35,7 @@ const toolchain::CompileResult& compileOnce(const std::string& source, const too
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   return cache.emplace(key, toolchain::compileCuda(source, options)).first->second;
 }
+
 // Volta's SASS comes from CUDA 11.8's ptxas (the only older toolchain teg installs; Pascal and
 // earlier have another SASS encoding the emulator does not read).
 bool isVolta(int computeCapability) { return computeCapability == 70 || computeCapability == 72; }
@@ -83,7 +84,8 @@ KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device
   prepend(options.extraArgs, launch.nvccArgs);
   options.arch = gpu.cc.smName();
   if (gpu.cc.code() < kOldestNvccTarget) options.arch = fmt::format("sm_{}", kOldestNvccTarget);
-  const toolchain::CompileResult* compiled = &compileOnce(launch.source, options);
+  const toolchain::CompileResult& nvcc = compileOnce(launch.source, options);
+  const toolchain::CompileResult* compiled = &nvcc;
   s.arch = options.arch;
   if (gpu.cc.code() < kOldestNvccTarget) {
     // Volta: CUDA 11.8's ptxas assembles nvcc 13's PTX for the GPU itself (toolchain/volta_sass.cpp).
@@ -103,7 +105,7 @@ KernelSource loadKernelSource(const emu::LaunchDescription& launch, const device
                            gpu.name, options.arch, why);
   }
   s.cubin = compiled->cubin;
-  for (const auto& n : compiled->notes) s.note += (s.note.empty() ? "" : "; ") + n;
+  for (const auto& n : nvcc.notes) s.note += (s.note.empty() ? "" : "; ") + n;  // nvcc's (Volta's ptxas adds none)
   // nvcc compiles every kernel of the file: one that teg cannot read must not block the others.
   s.module = ptx::parseModule(compiled->ptx, launch.source + " (PTX from nvcc)", {.deferFunctionErrors = true});
   const std::string mangled = emu::findKernel(s.module, launch.kernel).name;

@@ -196,7 +196,9 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
   p.result.assumptions.insert(p.result.assumptions.begin(),
                               timing::Provenance{"registers per thread", std::to_string(p.registersPerThread), p.registersOrigin});
   if (!source.note.empty())
-    p.result.assumptions.insert(p.result.assumptions.begin(), timing::Provenance{"instruction stream", source.arch + " PTX", source.note});
+    p.result.assumptions.insert(p.result.assumptions.begin(),
+                                timing::Provenance{"instruction stream",
+                                                   source.arch + (p.isa.isa == trace::Isa::Sass ? " SASS" : " PTX"), source.note});
   p.result.assumptions.insert(p.result.assumptions.begin(),
                               timing::Provenance{"instruction set", p.isa.isa == trace::Isa::Sass ? "SASS" : "PTX",
                                                  p.isa.reason});

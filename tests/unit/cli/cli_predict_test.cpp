@@ -293,6 +293,26 @@ TEST(CliPredict, AutoTimesTheSassOnAGpuThatAllowsIt) {
   EXPECT_EQ(j["assumptions"][0]["value"], "SASS");
 }
 
+// Volta: CUDA 13 has no sm_70 target, but CUDA 11.8's ptxas assembles nvcc 13's PTX for it
+// (scripts/install-deps.sh): the V100 is timed on sm_70 SASS, and the report says where it came
+// from; with --isa ptx, sm_70's registers still come from that ptxas.
+TEST(CliPredict, AVoltaGpuIsTimedOnSm70SassFromCuda118sPtxas) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "tesla-v100-pcie-16gb", "--json", "--sample-blocks", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string reason = j["isa"]["reason"];
+  if (reason.find("were not found") != std::string::npos || reason.find("nvdisasm was not found") != std::string::npos)
+    GTEST_SKIP() << reason;
+  EXPECT_EQ(j["isa"]["used"], "sass") << reason;
+  EXPECT_NE(reason.find("sm_70 SASS"), std::string::npos) << reason;
+  ASSERT_GE(j["assumptions"].size(), 2u);
+  EXPECT_EQ(j["assumptions"][1]["figure"], "instruction stream");
+  EXPECT_EQ(j["assumptions"][1]["value"], "sm_70 SASS");
+  EXPECT_NE(j["assumptions"][1]["origin"].get<std::string>().find("CUDA 11.8's ptxas"), std::string::npos)
+      << j["assumptions"][1];
+}
+
 TEST(CliPredict, AnUnknownIsaIsRefused) {
   const auto r = runTeg({"predict", "--launch", kSaxpy, "--gpu", "a100", "--isa", "sm_80"});
   EXPECT_NE(r.exitCode, 0);
