@@ -1,8 +1,8 @@
 // Which instruction stream a prediction times (issue 26 point 5, `--isa sass|ptx|auto`): the SASS
 // the GPU runs, with ptxas's own schedule in its control words, or nvcc's PTX, which the timing
 // engine turns into an approximation of ptxas's code (load hoisting, FMA contraction, software
-// sequences). SASS needs a GPU CUDA 13 compiles for (cc >= 7.5), a .cu compiled for that GPU's
-// architecture, nvdisasm, and a SASS emulator that runs every opcode of the kernel; `auto` takes
+// sequences). SASS needs a GPU whose SASS teg reads (cc >= 7.5 from CUDA 13; cc 7.0 and 7.2
+// through CUDA 11.8's ptxas and nvdisasm), a .cu compiled for that GPU's architecture, nvdisasm, and a SASS emulator that runs every opcode of the kernel; `auto` takes
 // SASS where all hold and PTX otherwise, naming what stood in the way.
 #pragma once
 
@@ -51,7 +51,8 @@ struct IsaChoice {
 // The first obstacle to SASS among the facts, "" when there is none.
 std::string sassObstacle(const IsaFacts& facts);
 
-// "" when CUDA 13 compiles SASS for `gpu` (cc >= 7.5), else why not: the first of sassObstacle's
+// "" when teg gets SASS for `gpu` (cc >= 7.5, or Volta with CUDA 11.8's tools found), else why
+// not: the first of sassObstacle's
 // rules, the one that holds for every kernel on that GPU (teg validate's --isa sass runs a suite
 // of such a GPU on PTX with this reason instead of refusing the whole run).
 std::string sassArchitectureObstacle(const device::Device& gpu);

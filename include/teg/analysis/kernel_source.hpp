@@ -1,5 +1,7 @@
 // A launch's kernel as teg reads it: a .ptx file parsed directly, or a .cu compiled by nvcc for
-// the GPU's architecture (sm_75 for GPUs nvcc 13 no longer targets) with ptxas's resources.
+// the GPU's architecture with ptxas's resources. GPUs nvcc 13 no longer targets get its sm_75 PTX;
+// Volta's is then assembled for the GPU by CUDA 11.8's ptxas (toolchain/volta_sass.cpp), so
+// `arch` and the cubin are sm_70's unless that ptxas refuses the PTX (the note says why).
 #pragma once
 
 #include <optional>
