@@ -43,7 +43,8 @@ fi
 
 # Volta's SASS (sm_70, sm_72): CUDA 13 no longer compiles or disassembles it, so teg takes the
 # kernel's PTX from nvcc 13 and gives it to the ptxas and nvdisasm of CUDA 11.8, which Debian 12
-# ships in its non-free component (package nvidia-cuda-toolkit 11.8.89~11.8.0-5~deb12u1). Only
+# ships in its non-free component (package nvidia-cuda-toolkit, 11.8.89~11.8.0-5~deb12u1 when this
+# was written; Debian's stable release keeps CUDA 11.8 whatever its security updates). Only
 # that one .deb is fetched and unpacked into build/tools/cuda11 (its ptxas, nvdisasm and
 # cuobjdump need nothing but libc and libstdc++): the machine's apt sources are not changed.
 legacy="$root/build/tools/cuda11"
@@ -55,7 +56,7 @@ if [ ! -x "$legacy/usr/bin/ptxas" ] || [ ! -x "$legacy/usr/bin/nvdisasm" ]; then
   apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=/nonexistent"
             -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Sandbox::User=root")
   if apt-get "${apt_opts[@]}" update -qq >/dev/null 2>&1 &&
-     (cd "$apt_dir" && apt-get "${apt_opts[@]}" download -qq 'nvidia-cuda-toolkit=11.8.89~11.8.0-5~deb12u1' >/dev/null 2>&1); then
+     (cd "$apt_dir" && apt-get "${apt_opts[@]}" download -qq nvidia-cuda-toolkit >/dev/null 2>&1); then
     rm -rf "$legacy.partial" && mkdir -p "$legacy.partial"
     dpkg-deb -x "$apt_dir"/nvidia-cuda-toolkit_*.deb "$legacy.partial"
     # Keep the three tools and their licence; the rest (nvcc without its front end, nsight

@@ -24,8 +24,8 @@ struct Compiled {
   int smVersion = 0;
 };
 
-// Whether nvcc, nvdisasm and CUDA 11.8's ptxas and nvdisasm (for sm_70) can be found (tests skip
-// without them).
+// Whether nvcc and nvdisasm can be found (tests skip without them; the sm_70 cases also need CUDA
+// 11.8's ptxas and nvdisasm, which scripts/install-deps.sh installs, and fail naming them).
 bool haveTools();
 // The PTX and SASS of `cuPath` for `arch` ("sm_86"), cached per process.
 const Compiled& compile(const std::string& cuPath, const std::string& arch, const std::vector<std::string>& defines = {},
