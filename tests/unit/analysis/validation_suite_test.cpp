@@ -201,6 +201,37 @@ TEST(ValidationSuite, TheLuoChaseTakenPerChipIsTheOneNearerItsIndependentMeasure
     EXPECT_EQ(loadValidationSuite(kData + "/suites/" + suite + ".json").deviceFigures, "luo2024_pchase") << suite;
 }
 
+// GH100's L2 is split in two like GA100's: Luo 2025 prints the H800 PCIe's L2 as near~far
+// 264.5~502. Every Hopper product of the database (one chip) has the two partitions and the H800's
+// far latency, read here from the CSV; the near one is its generation's L2 latency.
+TEST(ValidationSuite, EveryHopperProductHasTheH800sSplitL2) {
+  double nearCycles = 0, farCycles = 0;
+  std::ifstream csv(kData + "/memory_latency.csv");
+  std::string line;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; f.size() < 5 && std::getline(ss, cell, ',');) f.push_back(cell);
+    if (f.size() < 5 || f[0] != "H800-PCIe" || f[4] != "luo2025_pchase") continue;
+    if (f[2] == "l2") nearCycles = std::stod(f[3]);
+    if (f[2] == "l2_far") farCycles = std::stod(f[3]);
+  }
+  ASSERT_GT(farCycles, nearCycles);
+  ASSERT_GT(nearCycles, 0);
+  const auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  int hopper = 0;
+  for (const auto& gpu : db.all()) {
+    const std::string& id = gpu.id;
+    if (gpu.cc.major != 9 || gpu.generic) continue;
+    ++hopper;
+    EXPECT_EQ(gpu.memory.l2Partitions, 2) << id;
+    ASSERT_EQ(gpu.measured.count("l2_far"), 1u) << id;
+    EXPECT_EQ(gpu.measured.at("l2_far").value, farCycles) << id;
+    EXPECT_EQ(gpu.timing.l2Latency, nearCycles) << id;
+  }
+  EXPECT_GE(hopper, 6);
+}
+
 // The mt4g cross-check suites (caps-tum/mt4g's sample results) hold the CSV's mt4g rows of their
 // product, typed once more in the suite: each must be that row. The A100's and RTX 2080 Ti's L1
 // rows are left out (on sm_80/sm_75 mt4g's window holds the wait for its own S2UR clock read,
