@@ -37,6 +37,25 @@ std::string errorOf(const std::string& path) {
 
 const std::string kData = std::string(TEG_SOURCE_DIR) + "/data/validation";
 
+// The rows of data/validation/memory_latency.csv (gpu, cc, level, cycles, method, ...), header left out.
+struct LatencyRow {
+  std::string gpu, level, method;
+  double cycles = 0;
+};
+std::vector<LatencyRow> latencyRows() {
+  std::vector<LatencyRow> rows;
+  std::ifstream csv(kData + "/memory_latency.csv");
+  std::string line;
+  std::getline(csv, line);  // the header
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; f.size() < 5 && std::getline(ss, cell, ',');) f.push_back(cell);
+    if (f.size() == 5) rows.push_back({f[0], f[2], f[4], std::stod(f[3])});
+  }
+  return rows;
+}
+
 TEST(ValidationSuite, CsvRowsAreTheMatchingLinesOfTheCsv) {
   const auto suite = loadValidationSuite(kData + "/suites/gpustream-v100-read.json");
   // Counted independently: the lines of the CSV for V100's read kernel.
@@ -122,14 +141,8 @@ TEST(ValidationSuite, EveryShippedSuiteLoads) {
 // (latency-a100-pcie) names its own method. Read from the CSV and the device file, not restated.
 TEST(ValidationSuite, TheA100DefaultLatenciesAreTheMethodThatAgreesWithItsOtherMeasurements) {
   std::map<std::string, double> cycles;  // "method/level" -> cycles for the A100 40 GB rows
-  std::ifstream csv(kData + "/memory_latency.csv");
-  std::string line;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
-    if (f.size() > 4 && (f[0] == "A100-40GB" || f[0] == "A100-PCIe-40GB")) cycles[f[4] + "/" + f[2]] = std::stod(f[3]);
-  }
+  for (const auto& row : latencyRows())
+    if (row.gpu == "A100-40GB" || row.gpu == "A100-PCIe-40GB") cycles[row.method + "/" + row.level] = row.cycles;
   const auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
   const auto& a100 = db.find("a100-pcie-40gb");
   for (const char* level : {"dram", "l2"}) {
@@ -159,14 +172,7 @@ TEST(ValidationSuite, TheA100DefaultLatenciesAreTheMethodThatAgreesWithItsOtherM
 // session. Read from the CSV and the device files, not restated.
 TEST(ValidationSuite, TheLuoChaseTakenPerChipIsTheOneNearerItsIndependentMeasurements) {
   std::map<std::string, double> cycles;  // "gpu|level|method" -> cycles
-  std::ifstream csv(kData + "/memory_latency.csv");
-  std::string line;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; f.size() < 5 && std::getline(ss, cell, ',');) f.push_back(cell);
-    if (f.size() == 5 && f[0] != "gpu") cycles[f[0] + "|" + f[2] + "|" + f[4]] = std::stod(f[3]);  // not the header
-  }
+  for (const auto& row : latencyRows()) cycles[row.gpu + "|" + row.level + "|" + row.method] = row.cycles;
   struct Chip {
     std::string luoGpu, generic, product;
     std::vector<std::pair<std::string, std::string>> independent;  // (gpu row, method)
@@ -206,15 +212,10 @@ TEST(ValidationSuite, TheLuoChaseTakenPerChipIsTheOneNearerItsIndependentMeasure
 // far latency, read here from the CSV; the near one is its generation's L2 latency.
 TEST(ValidationSuite, EveryHopperProductHasTheH800sSplitL2) {
   double nearCycles = 0, farCycles = 0;
-  std::ifstream csv(kData + "/memory_latency.csv");
-  std::string line;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; f.size() < 5 && std::getline(ss, cell, ',');) f.push_back(cell);
-    if (f.size() < 5 || f[0] != "H800-PCIe" || f[4] != "luo2025_pchase") continue;
-    if (f[2] == "l2") nearCycles = std::stod(f[3]);
-    if (f[2] == "l2_far") farCycles = std::stod(f[3]);
+  for (const auto& row : latencyRows()) {
+    if (row.gpu != "H800-PCIe" || row.method != "luo2025_pchase") continue;
+    if (row.level == "l2") nearCycles = row.cycles;
+    if (row.level == "l2_far") farCycles = row.cycles;
   }
   ASSERT_GT(farCycles, nearCycles);
   ASSERT_GT(nearCycles, 0);
@@ -238,14 +239,8 @@ TEST(ValidationSuite, EveryHopperProductHasTheH800sSplitL2) {
 // data/devices/README.md), so 13 of the CSV's 20 mt4g rows are checked, none of them shared.
 TEST(ValidationSuite, Mt4gCrossSuitesHoldTheCsvRowsOfTheirProduct) {
   std::map<std::string, double> mt4g;  // "gpu|level" -> cycles
-  std::ifstream csv(kData + "/memory_latency.csv");
-  std::string line;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    for (std::string cell; f.size() < 5 && std::getline(ss, cell, ',');) f.push_back(cell);
-    if (f.size() == 5 && f[4] == "mt4g") mt4g[f[0] + "|" + f[2]] = std::stod(f[3]);
-  }
+  for (const auto& row : latencyRows())
+    if (row.method == "mt4g") mt4g[row.gpu + "|" + row.level] = row.cycles;
   EXPECT_EQ(mt4g.size(), 20u);
   const std::map<std::string, std::pair<std::string, std::string>> suites{
       {"latency-cross-v100-pcie-mt4g", {"V100-PCIe-16GB", "tesla-v100-pcie-16gb"}},
