@@ -159,10 +159,11 @@ struct TimingEngine::Impl {
   std::vector<std::uint64_t>* currentPeer = nullptr;
   // Per peer: the (pc, sector) pairs of every global, texture and local access it makes, reads and
   // writes, unsorted and with repeats (chooseWriteBack sorts them only when it needs them): what it
-  // adds to the grid's L2 footprint (l2_footprint.hpp). Only for a kernel that stores or does
-  // atomics: without them nothing is dirty and the footprint is never asked for.
+  // adds to the grid's L2 footprint (l2_footprint.hpp): for the write-back rule of a kernel that
+  // stores or does atomics, and for what later waves find in the L2 (boundByGridFootprint), so
+  // wherever the L2 tracks lines.
   std::vector<std::vector<detail::PcSector>> peerTouched;
-  bool kernelWrites = false;
+  bool recordPeerTouched = false;
   std::vector<detail::PcSector>* currentPeerTouched = nullptr;
   // Per peer, per DRAM partition (config.dramPartitions > 1; else empty): the sectors its global
   // accesses touch (partition_skew.hpp).
@@ -252,7 +253,7 @@ struct TimingEngine::Impl {
       scratchSectors.clear();
       appendLocalSectors(r, shape.bytesRequested, scratchSectors);
     }
-    if (kernelWrites)
+    if (recordPeerTouched)
       for (const std::uint64_t sector : scratchSectors) currentPeerTouched->emplace_back(r.pc, sector);
     if (local) return;
     if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
@@ -429,7 +430,7 @@ TimingEngine::~TimingEngine() = default;
 void TimingEngine::beginKernel(const trace::KernelInfo& kernel) {
   impl_->kernel = kernel;
   impl_->haveKernel = true;
-  impl_->kernelWrites = detail::kernelWrites(kernel);
+  impl_->recordPeerTouched = detail::kernelWrites(kernel) || impl_->config.l2BytesShare > 0;
   impl_->sharedOperandTarget.clear();
   // The PTX-side approximations of what ptxas does (cc 1.x shared operands, FMA contraction, load
   // hoisting below) do not apply to SASS: it is what ptxas did.
@@ -674,7 +675,7 @@ TimingResult TimingEngine::finish() {
   for (std::size_t i = 0; i < m.peerTouched.size(); ++i)
     if (m.peerTraced[i]) peersTouched.push_back(std::move(m.peerTouched[i]));
   const detail::WriteBackChoice writeBack =
-      detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm, std::move(peersTouched));
+      detail::chooseWriteBack(m.config, m.kernel, blocks, result.blocksOnSm, peersTouched);
   // Data other SMs bring into the L2: the simulated SM's first wave against the traced peers,
   // drawn from the blocks the other SMs run alongside it (a peer missing from the trace is not
   // part of the sample). Only where the SM has an L2 share that tracks lines.
@@ -695,6 +696,19 @@ TimingResult TimingEngine::finish() {
                                       m.config.smCount,
                                       sharing.ownFetchFraction, m.config.sectorBytes,
                                       static_cast<double>(wholeL2Bytes(m.config)));
+      if (!carry.fits) {
+        // The grid's footprint bounds the span's: the write-back rule's estimate where it made one.
+        const detail::GpuFootprint grid =
+            detail::kernelWrites(m.kernel)
+                ? writeBack.footprint
+                : detail::gridFootprint(m.config, m.kernel, blocks, peersTouched, carry.l2Bytes);
+        // The grid's reads after its first wave, at the simulated later blocks' data per block.
+        const double gpuFirstWave = static_cast<double>(firstWave) * std::max(1, m.config.smCount);
+        const double laterBlocks = std::max(0.0, static_cast<double>(m.kernel.grid.count()) - gpuFirstWave);
+        const double laterReads = static_cast<double>(carry.laterSectors) * m.config.sectorBytes /
+                                  static_cast<double>(blocks.size() - firstWave) * laterBlocks;
+        if (!grid.lowerBound) detail::boundByGridFootprint(carry, grid.bytes, sharing.ownFetchFraction, laterReads);
+      }
     }
     if (m.config.l2AtomicCycles > 0) {
       // Every block the other SMs run alongside the first wave updates what the sampled peers
@@ -882,8 +896,10 @@ TimingResult TimingEngine::finish() {
                                   carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0),
          fmt::format("model (l2_sharing.hpp, L2Carry): the SM's first wave and the first-wave peers against its "
                      "later-wave sectors, kept "
-                     "while the GPU's reads since (estimated {:.2f} MiB) fit in the L2 ({:.2f} MiB)",
-                     carry.footprintBytes / 1048576.0, carry.l2Bytes / 1048576.0)});
+                     "while the GPU's reads since (estimated {:.2f} MiB{}) fit in the L2 ({:.2f} MiB)",
+                     carry.footprintBytes / 1048576.0,
+                     carry.gridBound ? ": the grid's whole footprint, l2_footprint.hpp, the smaller estimate" : "",
+                     carry.l2Bytes / 1048576.0)});
   result.assumptions.push_back({"block distribution",
                                 fmt::format("round-robin: SM 0 runs blocks 0, {}, {}, ...", stride, 2 * stride),
                                 "model: all SMs receive equal shares (Kim eq. 3.2); the first SM has the most"});

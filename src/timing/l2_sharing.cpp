@@ -184,6 +184,27 @@ L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::v
   return c;
 }
 
+void boundByGridFootprint(L2Carry& carry, double gridFootprintBytes, double firstWaveOwnFetch,
+                          double gridLaterReadBytes) {
+  if (carry.laterSectors == 0 || !(gridFootprintBytes < carry.footprintBytes)) return;
+  carry.footprintBytes = gridFootprintBytes;
+  carry.gridBound = true;
+  carry.fits = carry.footprintBytes <= carry.l2Bytes;
+  if (!carry.fits) {
+    carry.laterWaveOwnFetchFraction = firstWaveOwnFetch;
+    return;
+  }
+  double fetched = (1 - carry.carriedFraction) * firstWaveOwnFetch;
+  if (gridLaterReadBytes > 0) {
+    const double firstReads = std::min(1.0, gridFootprintBytes / gridLaterReadBytes);
+    if (firstReads < fetched) {
+      fetched = firstReads;
+      carry.carriedFraction = std::max(carry.carriedFraction, 1 - firstReads);
+    }
+  }
+  carry.laterWaveOwnFetchFraction = fetched;
+}
+
 bool fetchedByAnotherSm(std::uint64_t line, double ownFetchFraction) {
   if (ownFetchFraction >= 1) return false;
   // splitmix64's finaliser: consecutive lines map to unrelated values.

@@ -61,6 +61,7 @@ struct L2Carry {
   double footprintBytes = 0;  // the distinct data the GPU reads over the simulated blocks' span (estimated)
   double l2Bytes = 0;         // the whole L2
   bool fits = false;
+  bool gridBound = false;        // footprintBytes is the grid's footprint (boundByGridFootprint)
   std::size_t laterSectors = 0;  // distinct sectors the SM's later-wave blocks read
 };
 
@@ -72,6 +73,22 @@ struct L2Carry {
 L2Carry estimateL2Carry(const std::vector<std::uint64_t>& firstOwn, const std::vector<std::uint64_t>& laterOwn,
                         const std::vector<TracedPeer>& peers, const std::vector<double>& strataPopulation, int smCount,
                         double firstWaveOwnFetch, double sectorBytes, double l2Bytes);
+
+// The distinct data the GPU reads over the span is at most the whole grid's (l2_footprint.hpp:
+// the simulated blocks and the peers as two samples of the grid's data). The span's estimate above
+// counts each SM's distinct sectors divided by how many SMs read them at once in the first wave,
+// which misses data that different SMs read at different times: gpu-benches' gpu-l2-cache (block b
+// reads slot b mod R of R 512 KiB slots; the L40's 142 SMs read all R = 20 slots, 10 MiB, over
+// and over) came out at 113.6 MiB against the L40's 96 MiB L2, and every later wave's read went
+// to DRAM. Where the grid's footprint is the smaller, it bounds the span's, and the carry is
+// re-decided against the L2 with it. Where it then fits, a sector leaves DRAM once for the whole
+// launch: of what the later waves read (`gridLaterReadBytes`, the grid's blocks after the first
+// wave times the simulated later blocks' data per block), at most the footprint is a first read,
+// so at most footprint / gridLaterReadBytes of it comes from DRAM. That bounds the peers' estimate,
+// which sees too few peers share data when the blocks' data is spread over many slots (gpu-l2-cache
+// with R = 100 slots: one or two of 8 peers read one of the SM's, "not counted", all to DRAM).
+void boundByGridFootprint(L2Carry& carry, double gridFootprintBytes, double firstWaveOwnFetch,
+                          double gridLaterReadBytes);
 
 // What the simulated SM's memory system is told of the L2 other SMs fill: the first wave's own
 // fetch fraction (L2Sharing), the later waves' (L2Carry), and which blocks are the first wave (the

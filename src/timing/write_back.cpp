@@ -24,6 +24,18 @@ std::vector<PcSector> pcSectors(const std::vector<BlockTrace>& blocks) {
   return byPc;
 }
 
+// The simulated blocks' distinct sectors, sorted.
+std::vector<std::uint64_t> distinctSectors(const std::vector<BlockTrace>& blocks) {
+  std::size_t touched = 0;
+  for (const BlockTrace& block : blocks) touched += block.sectors.size();
+  std::vector<std::uint64_t> sectors;
+  sectors.reserve(touched);
+  for (const BlockTrace& block : blocks) sectors.insert(sectors.end(), block.sectors.begin(), block.sectors.end());
+  std::sort(sectors.begin(), sectors.end());
+  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+  return sectors;
+}
+
 }  // namespace
 
 bool kernelWrites(const trace::KernelInfo& kernel) {
@@ -32,42 +44,42 @@ bool kernelWrites(const trace::KernelInfo& kernel) {
   });
 }
 
+GpuFootprint gridFootprint(const TimingConfig& config, const trace::KernelInfo& kernel,
+                           const std::vector<BlockTrace>& blocks, std::vector<std::vector<PcSector>>& peers,
+                           double wholeL2Bytes) {
+  std::vector<std::uint64_t> sectors = distinctSectors(blocks);
+  const double smBytes = static_cast<double>(sectors.size()) * config.sectorBytes;
+  if (smBytes > wholeL2Bytes) {
+    // The simulated blocks' own data already outgrow the whole L2, so the grid's do too: the
+    // estimate of the rest (a sort of every (pc, sector) pair, the costly part) cannot change
+    // any choice made against the L2. The footprint is reported as at least the SM's data.
+    GpuFootprint f;
+    f.smBytes = smBytes;
+    f.bytes = smBytes;
+    f.otherBlocks = kernel.grid.count() > blocks.size() ? kernel.grid.count() - blocks.size() : 0;
+    f.lowerBound = true;
+    return f;
+  }
+  for (auto& peer : peers) {
+    std::sort(peer.begin(), peer.end());
+    peer.erase(std::unique(peer.begin(), peer.end()), peer.end());
+  }
+  return estimateGpuFootprint(sectors, pcSectors(blocks), blocks.size(), kernel.grid.count(), peers, config.sectorBytes);
+}
+
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
-                                std::vector<std::vector<PcSector>> peers) {
+                                std::vector<std::vector<PcSector>>& peers) {
   WriteBackChoice choice;
   choice.l2Bytes = static_cast<double>(config.l2BytesShare);
   choice.wholeL2Bytes = static_cast<double>(wholeL2Bytes(config));
   if (blocks.empty()) return choice;
   // The count of distinct sectors (a sort of every sector touched) is the costly part.
   if (!kernelWrites(kernel)) return choice;
-  std::size_t touched = 0;
-  for (const BlockTrace& block : blocks) touched += block.sectors.size();
-  std::vector<std::uint64_t> sectors;
-  sectors.reserve(touched);
-  for (const BlockTrace& block : blocks) sectors.insert(sectors.end(), block.sectors.begin(), block.sectors.end());
-  std::sort(sectors.begin(), sectors.end());
-  sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+  choice.footprint = gridFootprint(config, kernel, blocks, peers, choice.wholeL2Bytes);
   const double scale = config.sectorBytes * static_cast<double>(std::max<std::uint64_t>(blocksOnSm, blocks.size())) /
                        static_cast<double>(blocks.size());
-  choice.projectedBytes = static_cast<double>(sectors.size()) * scale;
-  const double smBytes = static_cast<double>(sectors.size()) * config.sectorBytes;
-  if (smBytes > choice.wholeL2Bytes) {
-    // The simulated blocks' own data already outgrow the whole L2, so the grid's do too: the
-    // estimate of the rest (a sort of every (pc, sector) pair, the costly part) cannot change
-    // the choice. The footprint is reported as at least the SM's data.
-    choice.footprint.smBytes = smBytes;
-    choice.footprint.bytes = smBytes;
-    choice.footprint.otherBlocks = kernel.grid.count() > blocks.size() ? kernel.grid.count() - blocks.size() : 0;
-    choice.footprint.lowerBound = true;
-  } else {
-    for (auto& peer : peers) {
-      std::sort(peer.begin(), peer.end());
-      peer.erase(std::unique(peer.begin(), peer.end()), peer.end());
-    }
-    choice.footprint = estimateGpuFootprint(sectors, pcSectors(blocks), blocks.size(), kernel.grid.count(), peers,
-                                            config.sectorBytes);
-  }
+  choice.projectedBytes = choice.footprint.smBytes / config.sectorBytes * scale;
   if (config.l2BytesShare > 0 && choice.footprint.bytes <= choice.wholeL2Bytes) {
     choice.policy = WriteBack::Kept;
     return choice;

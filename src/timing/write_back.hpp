@@ -40,10 +40,17 @@ struct WriteBackChoice {
 
 // projectedBytes and the footprint stay 0 for a kernel without stores or atomics (nothing is ever
 // dirty). `peers`: the traced peer blocks' (pc, sector) pairs, every global, texture and local
-// access of theirs, in any order and with repeats: they are sorted only when the estimate needs
-// them (a peer's pairs are as many as its accesses; most launches never need them).
+// access of theirs, in any order and with repeats: they are sorted (in place) only when the
+// estimate needs them (a peer's pairs are as many as its accesses; most launches never need them).
 WriteBackChoice chooseWriteBack(const TimingConfig& config, const trace::KernelInfo& kernel,
                                 const std::vector<BlockTrace>& blocks, std::uint64_t blocksOnSm,
-                                std::vector<std::vector<PcSector>> peers);
+                                std::vector<std::vector<PcSector>>& peers);
+
+// The grid's footprint (l2_footprint.hpp) from the simulated blocks and the peers' pairs (sorted
+// and deduplicated in place). Where the simulated blocks' own distinct data outgrow
+// `wholeL2Bytes`, the rest is not estimated: the footprint is that data, marked lowerBound.
+GpuFootprint gridFootprint(const TimingConfig& config, const trace::KernelInfo& kernel,
+                           const std::vector<BlockTrace>& blocks, std::vector<std::vector<PcSector>>& peers,
+                           double wholeL2Bytes);
 
 }  // namespace teg::timing::detail

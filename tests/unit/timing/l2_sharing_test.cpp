@@ -403,3 +403,45 @@ TEST(L2Carry, OwnFirstWaveDataAndWhatPeersReadAreCarriedInProportion) {
   // Without peers only the own re-read counts: 32 / 128.
   EXPECT_DOUBLE_EQ(estimateL2Carry(first, later, {}, {1.0}, 2, 1.0, 32, 1e9).carriedFraction, 0.25);
 }
+
+TEST(L2Carry, TheGridsFootprintBoundsTheSpansAndItsFirstReads) {
+  using teg::timing::detail::boundByGridFootprint;
+  using teg::timing::detail::estimateL2Carry;
+  using teg::timing::detail::L2Carry;
+  using teg::timing::detail::TracedPeer;
+  // The previous test's launch with a 13311-byte L2: the span's estimate (13312 B) does not fit.
+  std::vector<std::uint64_t> first, later, peer;
+  for (std::uint64_t s = 0; s < 128; ++s) first.push_back(s);
+  for (std::uint64_t s = 0; s < 32; ++s) later.push_back(s);
+  for (std::uint64_t s = 200; s < 232; ++s) later.push_back(s), peer.push_back(s);
+  for (std::uint64_t s = 300; s < 364; ++s) later.push_back(s);
+  const std::vector<TracedPeer> peers{{peer, 0}};
+  const L2Carry tooBig = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13311);
+  ASSERT_FALSE(tooBig.fits);
+  // A grid footprint above the span's estimate changes nothing.
+  L2Carry larger = tooBig;
+  boundByGridFootprint(larger, 20000, 1.0, 1e6);
+  EXPECT_FALSE(larger.fits);
+  EXPECT_FALSE(larger.gridBound);
+  EXPECT_DOUBLE_EQ(larger.footprintBytes, 13312);
+  // Smaller but still above the L2: not carried, fetched as the first wave (0.8).
+  L2Carry stillTooBig = tooBig;
+  boundByGridFootprint(stillTooBig, 13311.5, 0.8, 1e6);
+  EXPECT_TRUE(stillTooBig.gridBound);
+  EXPECT_FALSE(stillTooBig.fits);
+  EXPECT_DOUBLE_EQ(stillTooBig.laterWaveOwnFetchFraction, 0.8);
+  // 8 KiB: fits. The later waves read 32 KiB in all, of which at most 8 KiB are first reads
+  // (1/4), fewer than the peers' estimate leaves to DRAM ((1 - 1/2) x 1): 1/4 fetched, 3/4 carried.
+  L2Carry fits = tooBig;
+  boundByGridFootprint(fits, 8192, 1.0, 32768);
+  EXPECT_TRUE(fits.fits);
+  EXPECT_DOUBLE_EQ(fits.footprintBytes, 8192);
+  EXPECT_DOUBLE_EQ(fits.laterWaveOwnFetchFraction, 0.25);
+  EXPECT_DOUBLE_EQ(fits.carriedFraction, 0.75);
+  // Later reads of 12 KiB: the bound (8/12) is above the peers' 1/2, which stands.
+  L2Carry peersTighter = tooBig;
+  boundByGridFootprint(peersTighter, 8192, 1.0, 12288);
+  EXPECT_TRUE(peersTighter.fits);
+  EXPECT_DOUBLE_EQ(peersTighter.laterWaveOwnFetchFraction, 0.5);
+  EXPECT_DOUBLE_EQ(peersTighter.carriedFraction, 0.5);
+}
