@@ -5,6 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +76,17 @@ CommandResult runTeg(const std::vector<std::string>& args, const std::string& st
   result.out = stdoutPath.empty() ? slurp(outPath) : "";
   result.err = slurp(errPath);
   return result;
+}
+
+double deviceFigure(const std::string& gpu, const std::string& key) {
+  const auto r = runTeg({"devices", "show", gpu, "--json"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  if (r.exitCode != 0) return 0;
+  const auto device = nlohmann::json::parse(r.out);
+  for (const auto& figure : device["figures"])
+    if (figure["key"] == key) return figure["value"].get<double>();
+  ADD_FAILURE() << gpu << " has no " << key;
+  return 0;
 }
 
 }  // namespace teg::test

@@ -20,4 +20,8 @@ CommandResult runTeg(const std::vector<std::string>& args, const std::string& st
 // Writes `text` to a fresh file under the test temp directory and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 
+// The value of a device figure as `teg devices show <gpu> --json` gives it (a test failure, and 0,
+// when the device has no such figure).
+double deviceFigure(const std::string& gpu, const std::string& key);
+
 }  // namespace teg::test

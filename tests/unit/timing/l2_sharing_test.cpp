@@ -371,6 +371,23 @@ TEST(L2Carry, NotCarriedWhenTheGpusReadsOutgrowTheL2) {
   EXPECT_EQ(r.memory.l2PeerHits, 0u);
 }
 
+// The SM's first wave read sectors 0-127; its later waves read 0-31, 200-231 and 300-363; one
+// peer (its stratum of 1, all traced) read 200-231.
+struct HandWorkedCarry {
+  std::vector<std::uint64_t> first, later;
+  std::vector<teg::timing::detail::TracedPeer> peers;
+};
+HandWorkedCarry handWorkedCarry() {
+  HandWorkedCarry c;
+  std::vector<std::uint64_t> peer;
+  for (std::uint64_t s = 0; s < 128; ++s) c.first.push_back(s);
+  for (std::uint64_t s = 0; s < 32; ++s) c.later.push_back(s);
+  for (std::uint64_t s = 200; s < 232; ++s) c.later.push_back(s), peer.push_back(s);
+  for (std::uint64_t s = 300; s < 364; ++s) c.later.push_back(s);
+  c.peers.push_back({peer, 0});
+  return c;
+}
+
 TEST(L2Carry, OwnFirstWaveDataAndWhatPeersReadAreCarriedInProportion) {
   using teg::timing::detail::estimateL2Carry;
   using teg::timing::detail::L2Carry;
@@ -381,12 +398,7 @@ TEST(L2Carry, OwnFirstWaveDataAndWhatPeersReadAreCarriedInProportion) {
   // new sectors. Carried: (32 + 96/3) / 128 = 50 %; fetched here (1 - 1/2) x 1 = 50 %. The GPU's
   // reads over the span: the SM's 224 distinct sectors against the peer: D = q = 32/224 = 1/7,
   // d = 1, so 1/7 of them read by one other SM: 2 x 32 B x 224 x (6/7 + 1/7 x 1/2) = 13312 B.
-  std::vector<std::uint64_t> first, later, peer;
-  for (std::uint64_t s = 0; s < 128; ++s) first.push_back(s);
-  for (std::uint64_t s = 0; s < 32; ++s) later.push_back(s);
-  for (std::uint64_t s = 200; s < 232; ++s) later.push_back(s), peer.push_back(s);
-  for (std::uint64_t s = 300; s < 364; ++s) later.push_back(s);
-  const std::vector<TracedPeer> peers{{peer, 0}};
+  const auto [first, later, peers] = handWorkedCarry();
   const L2Carry fits = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13312);
   EXPECT_DOUBLE_EQ(fits.carriedFraction, 0.5);
   EXPECT_DOUBLE_EQ(fits.footprintBytes, 13312);
@@ -410,38 +422,33 @@ TEST(L2Carry, TheGridsFootprintBoundsTheSpansAndItsFirstReads) {
   using teg::timing::detail::L2Carry;
   using teg::timing::detail::TracedPeer;
   // The previous test's launch with a 13311-byte L2: the span's estimate (13312 B) does not fit.
-  std::vector<std::uint64_t> first, later, peer;
-  for (std::uint64_t s = 0; s < 128; ++s) first.push_back(s);
-  for (std::uint64_t s = 0; s < 32; ++s) later.push_back(s);
-  for (std::uint64_t s = 200; s < 232; ++s) later.push_back(s), peer.push_back(s);
-  for (std::uint64_t s = 300; s < 364; ++s) later.push_back(s);
-  const std::vector<TracedPeer> peers{{peer, 0}};
+  const auto [first, later, peers] = handWorkedCarry();
   const L2Carry tooBig = estimateL2Carry(first, later, peers, {1.0}, 2, 1.0, 32, 13311);
   ASSERT_FALSE(tooBig.fits);
-  // A grid footprint above the span's estimate changes nothing.
-  L2Carry larger = tooBig;
-  boundByGridFootprint(larger, 20000, 1.0, 1e6);
-  EXPECT_FALSE(larger.fits);
-  EXPECT_FALSE(larger.gridBound);
-  EXPECT_DOUBLE_EQ(larger.footprintBytes, 13312);
-  // Smaller but still above the L2: not carried, fetched as the first wave (0.8).
-  L2Carry stillTooBig = tooBig;
-  boundByGridFootprint(stillTooBig, 13311.5, 0.8, 1e6);
-  EXPECT_TRUE(stillTooBig.gridBound);
-  EXPECT_FALSE(stillTooBig.fits);
-  EXPECT_DOUBLE_EQ(stillTooBig.laterWaveOwnFetchFraction, 0.8);
-  // 8 KiB: fits. The later waves read 32 KiB in all, of which at most 8 KiB are first reads
-  // (1/4), fewer than the peers' estimate leaves to DRAM ((1 - 1/2) x 1): 1/4 fetched, 3/4 carried.
-  L2Carry fits = tooBig;
-  boundByGridFootprint(fits, 8192, 1.0, 32768);
-  EXPECT_TRUE(fits.fits);
-  EXPECT_DOUBLE_EQ(fits.footprintBytes, 8192);
-  EXPECT_DOUBLE_EQ(fits.laterWaveOwnFetchFraction, 0.25);
-  EXPECT_DOUBLE_EQ(fits.carriedFraction, 0.75);
-  // Later reads of 12 KiB: the bound (8/12) is above the peers' 1/2, which stands.
-  L2Carry peersTighter = tooBig;
-  boundByGridFootprint(peersTighter, 8192, 1.0, 12288);
-  EXPECT_TRUE(peersTighter.fits);
-  EXPECT_DOUBLE_EQ(peersTighter.laterWaveOwnFetchFraction, 0.5);
-  EXPECT_DOUBLE_EQ(peersTighter.carriedFraction, 0.5);
+  struct Case {
+    const char* what;
+    double gridBytes, firstWaveFetch, laterReads;
+    bool gridBound, fits;
+    double footprint, fetched, carried;
+  };
+  const Case cases[] = {
+      // A grid footprint above the span's estimate changes nothing.
+      {"larger", 20000, 1.0, 1e6, false, false, 13312, 1.0, 0.5},
+      // Smaller but still above the L2: not carried, fetched as the first wave (0.8).
+      {"still too big", 13311.5, 0.8, 1e6, true, false, 13311.5, 0.8, 0.5},
+      // 8 KiB: fits. The later waves read 32 KiB in all, of which at most 8 KiB are first reads
+      // (1/4), fewer than the peers' estimate leaves to DRAM ((1 - 1/2) x 1): 1/4 fetched.
+      {"fits", 8192, 1.0, 32768, true, true, 8192, 0.25, 0.75},
+      // Later reads of 12 KiB: the bound (8/12) is above the peers' 1/2, which stands.
+      {"peers tighter", 8192, 1.0, 12288, true, true, 8192, 0.5, 0.5},
+  };
+  for (const Case& c : cases) {
+    L2Carry carry = tooBig;
+    boundByGridFootprint(carry, c.gridBytes, c.firstWaveFetch, c.laterReads);
+    EXPECT_EQ(carry.gridBound, c.gridBound) << c.what;
+    EXPECT_EQ(carry.fits, c.fits) << c.what;
+    EXPECT_DOUBLE_EQ(carry.footprintBytes, c.footprint) << c.what;
+    EXPECT_DOUBLE_EQ(carry.laterWaveOwnFetchFraction, c.fetched) << c.what;
+    EXPECT_DOUBLE_EQ(carry.carriedFraction, c.carried) << c.what;
+  }
 }

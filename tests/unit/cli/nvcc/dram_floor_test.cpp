@@ -9,19 +9,10 @@
 
 #include "../run_teg.hpp"
 
+using teg::test::deviceFigure;
 using teg::test::runTeg;
 
 namespace {
-
-double deviceFigure(const std::string& gpu, const std::string& key) {
-  const auto r = runTeg({"devices", "show", gpu, "--json"});
-  EXPECT_EQ(r.exitCode, 0) << r.err;
-  const auto device = nlohmann::json::parse(r.out);
-  for (const auto& figure : device["figures"])
-    if (figure["key"] == key) return figure["value"].get<double>();
-  ADD_FAILURE() << gpu << " has no " << key;
-  return 0;
-}
 
 TEST(DramFloor, GpuBenchCopyStreamIsNotPredictedAboveTheSustainedBandwidth) {
   const double sustained = deviceFigure("rtx4090", "memory.dram_sustained_gbs");
