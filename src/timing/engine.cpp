@@ -164,6 +164,8 @@ struct TimingEngine::Impl {
   // wherever the L2 tracks lines.
   std::vector<std::vector<detail::PcSector>> peerTouched;
   bool recordPeerTouched = false;
+  static constexpr std::size_t kPeerTouchedCompactMin = std::size_t{1} << 16;
+  std::size_t peerTouchedCompactAt = kPeerTouchedCompactMin;  // the current peer's list is compacted at this size
   std::vector<detail::PcSector>* currentPeerTouched = nullptr;
   // Per peer, per DRAM partition (config.dramPartitions > 1; else empty): the sectors its global
   // accesses touch (partition_skew.hpp).
@@ -253,8 +255,17 @@ struct TimingEngine::Impl {
       scratchSectors.clear();
       appendLocalSectors(r, shape.bytesRequested, scratchSectors);
     }
-    if (recordPeerTouched)
+    if (recordPeerTouched) {
       for (const std::uint64_t sector : scratchSectors) currentPeerTouched->emplace_back(r.pc, sector);
+      // A loop re-reading its data would grow the list with every pass: deduplicate it whenever it
+      // doubles, so it holds at most twice the peer's distinct pairs.
+      if (currentPeerTouched->size() >= peerTouchedCompactAt) {
+        std::sort(currentPeerTouched->begin(), currentPeerTouched->end());
+        currentPeerTouched->erase(std::unique(currentPeerTouched->begin(), currentPeerTouched->end()),
+                                  currentPeerTouched->end());
+        peerTouchedCompactAt = std::max<std::size_t>(kPeerTouchedCompactMin, 2 * currentPeerTouched->size());
+      }
+    }
     if (local) return;
     if (sharable) currentPeer->insert(currentPeer->end(), scratchSectors.begin(), scratchSectors.end());
     if (!partitioned) return;
@@ -488,6 +499,7 @@ void TimingEngine::beginBlock(std::uint32_t block) {
   impl_->currentPeer = peer == impl_->peerPosition.end() ? nullptr : &impl_->peerSectors[peer->second];
   if (impl_->currentPeer != nullptr) impl_->peerTraced[peer->second] = true;
   impl_->currentPeerTouched = impl_->currentPeer != nullptr ? &impl_->peerTouched[peer->second] : nullptr;
+  impl_->peerTouchedCompactAt = Impl::kPeerTouchedCompactMin;
   impl_->currentPeerPartitions = impl_->currentPeer != nullptr && !impl_->peerPartitionSectors.empty()
                                      ? &impl_->peerPartitionSectors[peer->second]
                                      : nullptr;
