@@ -151,6 +151,13 @@ BoundReport boundsOf(const Prediction& p) {
   if (c.dramBytesPerCycle > 0 && m.dramBytes > 0)
     add("DRAM bandwidth", m.dramBytes / c.dramBytesPerCycle,
         fmt::format("{} bytes at the SM's share, {:.4g} B/cycle", count(m.dramBytes * b.scale), c.dramBytesPerCycle));
+  // Same-address atomics: the busiest sector's L2 atomic unit performs its operations one after
+  // another, the other SMs' interleaved with this SM's (timing::MemorySystem::atomic).
+  if (c.l2AtomicCycles > 0 && m.atomicUnitBusyCycles > 0)
+    add("same-address atomics", m.atomicUnitBusyCycles,
+        fmt::format("the busiest address's L2 atomic unit, {:g} cycles per operation, the other SMs' operations on it "
+                    "interleaved with this SM's",
+                    c.l2AtomicCycles));
   // Latency at the kernel's occupancy: R blocks side by side, each at least its slowest warp's
   // dependent chain; the SM's blocks cannot finish before max(longest, sum / R).
   if (!p.criticalPathBlockCycles.empty()) {

@@ -342,6 +342,7 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
                       {"dram_sectors", m.dramSectors}, {"dram_write_sectors", m.dramWriteSectors},
                       {"dram_bytes", m.dramBytes},
                       {"shared_requests", m.sharedRequests}, {"shared_wavefronts", m.sharedWavefronts},
+                      {"atomic_unit_busy_cycles", m.atomicUnitBusyCycles},
                       {"dram_partition_skew", r.dramPartitionSkew},
                       {"dram_sectors_by_partition", r.dramSectorsByPartition}}},
           {"per_line", lines},

@@ -51,6 +51,10 @@ std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResul
     bounds.push_back({"L2 bandwidth", l2BoundCycles(config, result.memory)});
   if (config.dramBytesPerCycle > 0)
     bounds.push_back({"DRAM bandwidth", dramBoundCycles(config, result.memory)});
+  // The L2 atomic unit of the busiest sector performs its operations one after another, this SM's
+  // interleaved with the other SMs' (MemorySystem::atomic): the run cannot end before it has.
+  if (config.l2AtomicCycles > 0 && result.memory.atomicUnitBusyCycles > 0)
+    bounds.push_back({kAtomicUnitBoundName, result.memory.atomicUnitBusyCycles});
   // Little's law on C_mem (Lai eq. 3.1): each sector holds a slot for at least its latency. A DRAM
   // sector's share of this is the DRAM bandwidth bound again (C_mem = share x latency / sector,
   // eq. 3.2); it differs where L2 accesses hold slots too (devices without timing.l2_bytes_per_clk,
@@ -90,6 +94,13 @@ void explainBound(const TimingConfig& config, TimingResult& result) {
         "too few warps or too little independent work cannot hide",
         top.name, 100 * share);
   }
+  // The remedies for a contended counter: privatisation (Hwu, Kirk and El Hajj, Programming Massively
+  // Parallel Processors, 4th ed., the histogram chapter) and warp aggregation.
+  if (result.bound == kAtomicUnitBoundName)
+    result.boundExplanation +=
+        "; the L2 atomic unit that owns the busiest address performs every SM's operations on it one after another: "
+        "privatise the counters (a copy per block in shared memory, merged at the end) or combine a warp's lanes "
+        "before the atomic";
   // Lai §3.2.3.5: a DRAM share cut by partition skew is camping, not the bandwidth itself.
   if (result.bound == "DRAM bandwidth" && result.dramPartitionSkew > 1)
     result.boundExplanation += fmt::format(

@@ -15,6 +15,8 @@
 namespace teg::timing::detail {
 
 inline constexpr const char* kConcurrencyBoundName = "memory concurrency (C_mem)";
+// Global atomics on one address, performed one after another by the L2 atomic unit that owns it.
+inline constexpr const char* kAtomicUnitBoundName = "same-address atomics";
 
 struct Bound {
   std::string name;

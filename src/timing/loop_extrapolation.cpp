@@ -168,6 +168,7 @@ TimingResult extrapolateIterations(const TimingResult& atA, const TimingResult& 
   m.sharedWavefronts = affineCount(ma.sharedWavefronts, m.sharedWavefronts, f);
   m.dramBytes = std::max(0.0, affine(ma.dramBytes, m.dramBytes, f));
   m.lsuBusyCycles = std::max(0.0, affine(ma.lsuBusyCycles, m.lsuBusyCycles, f));
+  m.atomicUnitBusyCycles = std::max(0.0, affine(ma.atomicUnitBusyCycles, m.atomicUnitBusyCycles, f));
   for (std::size_t pc = 0; pc < r.perInstruction.size() && pc < atA.perInstruction.size(); ++pc) {
     InstructionCost& c = r.perInstruction[pc];
     const InstructionCost& ca = atA.perInstruction[pc];

@@ -271,7 +271,11 @@ double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count,
       if (const auto it = contention_->find(sectors[i]); it != contention_->end()) gpuPerOwn = it->second;
     double& unitFree = atomicUnitFreeAt_[sectors[i]];
     const double start = std::max(now, unitFree);
-    unitFree = start + sameWordLanes * config_.l2AtomicCycles * gpuPerOwn;
+    const double unitTime = sameWordLanes * config_.l2AtomicCycles * gpuPerOwn;
+    unitFree = start + unitTime;
+    double& busy = atomicUnitBusy_[sectors[i]];
+    busy += unitTime;
+    counters.atomicUnitBusyCycles = std::max(counters.atomicUnitBusyCycles, busy);
     track(now, slotFree);  // the wait at the atomic unit holds no C_mem slot: it is not DRAM traffic
     done = std::max(done, ready + (unitFree - now));
   }

@@ -109,6 +109,7 @@ class MemorySystem {
   // Atomics: when each sector's L2 atomic unit is free again, and the GPU's operations on each
   // sector per operation of this SM (atomic_contention.hpp).
   std::unordered_map<std::uint64_t, double> atomicUnitFreeAt_;
+  std::unordered_map<std::uint64_t, double> atomicUnitBusy_;  // per sector: the unit time charged so far
   const AtomicContention* contention_ = nullptr;
 };
 

@@ -55,6 +55,10 @@ struct MemoryCounters {
   std::uint64_t sharedRequests = 0, sharedWavefronts = 0;
   double dramBytes = 0;
   double lsuBusyCycles = 0;  // cycles the LD/ST data path was held by global accesses (its lanes or its bytes)
+  // The busiest L2 atomic unit's serialised time over the run: the most, on any one sector, of its
+  // requests' same-word operations x timing.l2_atomic_cycles x the GPU's operations per own one
+  // (MemorySystem::atomic). A lower bound on the run: the unit performs them one after another.
+  double atomicUnitBusyCycles = 0;
 };
 
 struct TimelineEntry {

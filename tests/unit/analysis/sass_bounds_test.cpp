@@ -153,3 +153,22 @@ TEST(SassBounds, AConflictFreeRegisterAllocationFallsBackToTheIssueBound) {
   EXPECT_DOUBLE_EQ(r->cyclesAfter, 250);
   EXPECT_DOUBLE_EQ(r->boundCyclesAfter, 250);  // issue and the conflict-free bank bound tie
 }
+
+// Same-address atomics (timing::MemoryCounters::atomicUnitBusyCycles): the busiest address's L2
+// unit was busy 300 of the simulated blocks' cycles; the launch has twice the blocks simulated, so
+// its bound is 600 cycles, which exceeds the issue bound (1000 x 2 / 4 = 500) and binds. Without
+// the figure (timing.l2_atomic_cycles 0) there is no such unit and no such bound.
+TEST(SassBounds, TheBusiestAtomicUnitIsABoundOfItsOwn) {
+  auto p = prediction();
+  p.result.blocksSimulated = 1;
+  p.result.memory.atomicUnitBusyCycles = 300;
+  p.config.l2AtomicCycles = 1;
+  const auto b = analysis::boundsOf(p);
+  const auto* atomics = find(b, "same-address atomics");
+  ASSERT_NE(atomics, nullptr);
+  EXPECT_DOUBLE_EQ(atomics->cycles, 600);
+  EXPECT_DOUBLE_EQ(find(b, "issue")->cycles, 500);
+  EXPECT_EQ(b.binding, "same-address atomics");
+  p.config.l2AtomicCycles = 0;
+  EXPECT_EQ(find(analysis::boundsOf(p), "same-address atomics"), nullptr);
+}

@@ -88,6 +88,34 @@ TEST(Atomics, AReductionNobodyWaitsForStillEndsTheKernel) {
   EXPECT_DOUBLE_EQ(cyclesOf5(atomicConfig(0), k, oneWord), 203.0);
 }
 
+// The bound the run is explained by: four warps of 32 lanes on one word keep the word's L2 unit
+// busy 4 x 32 x 2 = 256 cycles (at 2 cycles per operation), the whole run being the last result's
+// L2 hit after that queue: 3 + 200 + 256 - 3 = 456 cycles, so the unit alone needs 256 / 456 = 56 %
+// of them. With 16 warps it needs 1024 of 1224 (84 %) and names the bottleneck. On 32 distinct
+// words (4 sectors of 8) each request costs a sector's unit its busiest word's one operation:
+// 16 requests x 1 x 2 = 32 cycles.
+TEST(Atomics, TheBusiestAtomicUnitBoundsTheRunAndNamesIt) {
+  const auto red = memory(trace::InstrKind::Atomic, trace::MemorySpace::Global, {}, {2, 3});
+  const auto oneWord = [](auto, auto, auto, int) { return std::uint64_t{4096}; };
+  const auto k4 = kernelOf({red}, 1, 32 * 4);
+  const TimingResult four = runSynthetic(atomicConfig(2), {}, k4, [](auto, auto) { return everyPc(1); }, oneWord);
+  EXPECT_DOUBLE_EQ(four.memory.atomicUnitBusyCycles, 4 * 32 * 2.0);
+  EXPECT_DOUBLE_EQ(four.cycles, 3 + 200 + 256 - 3.0);
+  EXPECT_EQ(four.bound, "latency");
+  const auto k16 = kernelOf({red}, 1, 32 * 16);
+  const TimingResult sixteen = runSynthetic(atomicConfig(2), {}, k16, [](auto, auto) { return everyPc(1); }, oneWord);
+  EXPECT_DOUBLE_EQ(sixteen.memory.atomicUnitBusyCycles, 16 * 32 * 2.0);
+  EXPECT_EQ(sixteen.bound, "same-address atomics");
+  const TimingResult spread = runSynthetic(atomicConfig(2), {}, k16, [](auto, auto) { return everyPc(1); },
+                                           [](auto, auto, auto, int lane) { return 4096u + 4u * lane; });
+  EXPECT_DOUBLE_EQ(spread.memory.atomicUnitBusyCycles, 16 * 1 * 2.0);
+  EXPECT_NE(spread.bound, "same-address atomics");
+  // Without the figure there is no unit to bound the run.
+  const TimingResult unmodelled = runSynthetic(atomicConfig(0), {}, k16, [](auto, auto) { return everyPc(1); }, oneWord);
+  EXPECT_DOUBLE_EQ(unmodelled.memory.atomicUnitBusyCycles, 0.0);
+  EXPECT_NE(unmodelled.bound, "same-address atomics");
+}
+
 // Shared memory: an atomic's 32 lanes on one word take 32 passes (a load's would be one
 // broadcast), each a replay of shared_replay_latency (here the wavefront's 2 cycles): 62 more.
 TEST(Atomics, SharedLanesOnOneWordTakeAPassEach) {
