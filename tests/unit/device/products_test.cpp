@@ -132,6 +132,23 @@ TEST(Products, NamesResolveCaseInsensitively) {
       {"rtx3060", "rtx3060", "8.6"},
       {"RTX 5080", "rtx5080", "12.0"},
       {"titan rtx", "titan-rtx", "7.5"},
+      // Added in the eleventh session, as nvidia-smi prints them.
+      {"Tesla P100-PCIE-16GB", "tesla-p100-pcie-16gb", "6.0"},
+      {"Tesla K80", "tesla-k80", "3.7"},
+      {"Tesla P40", "tesla-p40", "6.1"},
+      {"NVIDIA TITAN Xp", "titan-xp", "6.1"},
+      {"NVIDIA GeForce GTX 1060 6GB", "gtx1060-6gb", "6.1"},
+      {"Tesla V100-SXM2-32GB", "tesla-v100-sxm2-32gb", "7.0"},
+      {"Tesla V100S-PCIE-32GB", "tesla-v100s-pcie-32gb", "7.0"},
+      {"Quadro RTX 8000", "quadro-rtx-8000", "7.5"},
+      {"NVIDIA GeForce GTX 1650", "gtx1650", "7.5"},
+      {"NVIDIA A2", "a2", "8.6"},
+      {"NVIDIA RTX A4500", "rtx-a4500", "8.6"},
+      {"NVIDIA GeForce RTX 4060 Ti", "rtx4060ti", "8.9"},
+      {"NVIDIA RTX 2000 Ada Generation", "rtx-2000-ada", "8.9"},
+      {"NVIDIA H200 NVL", "h200-nvl", "9.0"},
+      {"NVIDIA GeForce RTX 5070", "rtx5070", "12.0"},
+      {"NVIDIA RTX PRO 5000 Blackwell", "rtx-pro-5000-blackwell", "12.0"},
   };
   for (const Expected& e : cases) {
     SCOPED_TRACE(e.typed);
@@ -188,6 +205,47 @@ TEST(Products, DramBandwidthIsBusWidthTimesDataRate) {
       {"rtx 6000 ada", 384, 20.0, 960},    // RTX 6000 Ada datasheet: 960 GB/s
       {"rtx pro 6000", 512, 28.0, 1792},   // RTX PRO 6000 Blackwell datasheet: 1792 GB/s
       {"l20", 384, 18.0, 864},             // L20 product brief: 864 GB/s GDDR6
+      {"p100-pcie", 4096, 1.43, 732},      // P100 datasheet (PCIe 16 GB): 732 GB/s; 1.43 Gbps HBM2 (TechPowerUp 715 MHz)
+      {"p100-pcie-12gb", 3072, 1.43, 549}, // P100 datasheet (PCIe 12 GB): 549 GB/s; AnandTech: 3072-bit
+      {"p40", 384, 7.2, 346},              // P40 datasheet: 346 GB/s; TechPowerUp: GDDR5 7.2 Gbps
+      {"p4", 256, 6.0, 192},               // NVIDIA P4: 256-bit, 192 GB/s; TechPowerUp: 6 Gbps GDDR5
+      {"k80", 384, 5.0, 240},              // K80: 5 Gbps GDDR5, 480 GB/s per two-GPU board = 240 per GPU
+      {"titan xp", 384, 11.4, 547.7},      // NVIDIA TITAN Xp: 11.4 Gbps GDDR5X, 547.7 GB/s
+      {"gtx1070", 256, 8.0, 256},          // NVIDIA GTX 1070: 8 Gbps GDDR5, 256 GB/s
+      {"gtx1060", 192, 8.0, 192},          // NVIDIA GTX 1060 6GB: 8 Gbps GDDR5, 192 GB/s
+      {"1050ti", 128, 7.0, 112},           // GTX 1050 Ti: 7 Gbps GDDR5, 112 GB/s (TechPowerUp)
+      {"v100-32gb", 4096, 1.754, 900},     // V100 datasheet r5: 900 GB/s; NVML 877 MHz (1.754 Gbps HBM2)
+      {"v100-pcie-32gb", 4096, 1.752, 900},  // V100 datasheet r5: 900 GB/s; TechPowerUp 876 MHz
+      {"v100s", 4096, 2.214, 1134},        // V100 datasheet r5: V100S 1134 GB/s; TechPowerUp 1107 MHz
+      {"rtx8000", 384, 14.0, 672},         // Quadro RTX 8000: 384-bit, 14 Gbps GDDR6, 672 GB/s (TechPowerUp)
+      {"quadro rtx 6000", 384, 14.0, 672}, // Quadro RTX 6000: 384-bit, 14 Gbps GDDR6, 672 GB/s (TechPowerUp)
+      {"quadro rtx 5000", 256, 14.0, 448}, // Quadro RTX 5000 datasheet: 256-bit, 448 GB/s
+      {"quadro rtx 4000", 256, 13.0, 416}, // Quadro RTX 4000: 256-bit, 13 Gbps, 416 GB/s (TechPowerUp)
+      {"gtx1650", 128, 8.0, 128},          // GTX 1650 (TU117, GDDR5): 8 Gbps, 128-bit, 128 GB/s
+      {"gtx1660super", 192, 14.0, 336},    // GTX 1660 SUPER: 14 Gbps GDDR6, 192-bit, 336 GB/s
+      {"rtx2060super", 256, 14.0, 448},    // RTX 2060 SUPER: 14 Gbps, 256-bit, 448 GB/s
+      {"rtx2070super", 256, 14.0, 448},    // RTX 2070 SUPER: 14 Gbps, 256-bit, 448 GB/s
+      {"rtx2080super", 256, 15.5, 496},    // RTX 2080 SUPER: 15.5 Gbps, 256-bit, 496 GB/s
+      {"a2", 128, 12.5, 200.1},            // TechPowerUp 'NVIDIA A2 PCIe': 12.5 Gbps GDDR6, 128-bit, 200.1 GB/s
+      {"a16", 128, 12.5, 200},             // A16 datasheet: 4 x 200 GB/s (one GPU); 12.5 Gbps
+      {"rtx a4500", 320, 16.0, 640},       // RTX A4500 datasheet: 320-bit, 640 GB/s; 16 Gbps TechPowerUp
+      {"rtx 3080 ti", 384, 19.0, 912},     // RTX 3080 Ti: 912 GB/s, 19 Gbps GDDR6X, 384-bit
+      {"rtx 3090 ti", 384, 21.0, 1008},    // RTX 3090 Ti: 21 Gbps GDDR6X, 384-bit, 1008 GB/s
+      {"a2000-12gb", 192, 12.0, 288},      // RTX A2000 12GB datasheet: 192-bit, 288 GB/s
+      {"rtx 3050", 128, 14.0, 224},        // RTX 3050 launch specification: 14 Gbps GDDR6, 224 GB/s
+      {"rtx 4060 ti", 128, 18.0, 288},     // RTX 4060 Ti: 18 Gbps GDDR6, 128-bit, 288 GB/s
+      {"rtx 4070 super", 192, 21.0, 504},  // RTX 4070 SUPER (CES 2024): 192-bit, 504 GB/s
+      {"rtx 4070 ti super", 256, 21.0, 672},  // RTX 4070 Ti SUPER (CES 2024): 256-bit, 672 GB/s
+      {"rtx 4080 super", 256, 23.0, 736},  // RTX 4080 SUPER (CES 2024): 256-bit, 736 GB/s
+      {"rtx 2000 ada", 128, 14.0, 224},    // RTX 2000 Ada datasheet: 128-bit, 224 GB/s
+      {"rtx 4500 ada", 192, 18.0, 432},    // RTX 4500 Ada (TechPowerUp): 18 Gbps GDDR6, 192-bit, 432 GB/s
+      {"h200 nvl", 6144, 6.25, 4800},      // H200 datasheet (NVL): 4.8 TB/s; 6144-bit (TechPowerUp)
+      {"rtx5070", 192, 28.0, 672},         // RTX 50 specifications (CES 2025): 192-bit, 672 GB/s, 28 Gbps GDDR7
+      {"rtx5070ti", 256, 28.0, 896},       // RTX 50 specifications (CES 2025): 256-bit, 896 GB/s
+      {"rtx5060ti", 128, 28.0, 448},       // RTX 5060 Ti 16 GB (TechPowerUp): 128-bit, 28 Gbps, 448 GB/s
+      {"rtx pro 5000", 384, 28.0, 1344},   // RTX PRO 5000 Blackwell: 1344 GB/s (NVIDIA); 384-bit, 28 Gbps
+      {"rtx pro 4500", 256, 28.0, 896},    // RTX PRO 4500 Blackwell (TechPowerUp): 256-bit, 28 Gbps, 896 GB/s
+      {"rtx pro 4000", 192, 28.0, 672},    // RTX PRO 4000 Blackwell (TechPowerUp): 192-bit, 28 Gbps, 672 GB/s
   };
   for (const BandwidthCase& c : cases) {
     SCOPED_TRACE(c.gpu);
@@ -248,6 +306,29 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"gh200", 67000},          // GH200 datasheet: 67 TFLOPS
       {"h100 nvl", 60000},       // H100 datasheet, H100 NVL: 60 TFLOPS
       {"l20", 59800},            // L20 product brief: 59.8 TFLOPS
+      {"p100-pcie", 9300},       // P100 datasheet, PCIe: 9.3 TFLOPS
+      {"p100-pcie-12gb", 9300},  // P100 datasheet, PCIe: 9.3 TFLOPS
+      {"p40", 11760},            // TechPowerUp: 11.76 TFLOPS (NVIDIA's rounded 12 is 2 % above)
+      {"k80", 4370},             // K80: 8.74 TFLOPS per two-GPU board at boost = 4.37 per GPU
+      {"titan xp", 12150},       // TechPowerUp: 12.15 TFLOPS (NVIDIA's rounded 12)
+      {"gtx1070", 6500},         // NVIDIA GTX 1070: 6.5 TFLOPS
+      {"gtx1060", 4400},         // NVIDIA GTX 1060 launch: 4.4 TFLOPS
+      {"v100-32gb", 15700},      // V100 datasheet r5: V100 SXM2 15.7 TFLOPS
+      {"v100-pcie-32gb", 14000}, // V100 datasheet r5: V100 PCIe 14 TFLOPS
+      {"v100s", 16400},          // V100 datasheet r5: V100S PCIe 16.4 TFLOPS
+      {"rtx8000", 16300},        // Quadro RTX 8000 (NVIDIA): 16.3 TFLOPS
+      {"quadro rtx 6000", 16300},// Quadro RTX 6000 (NVIDIA): 16.3 TFLOPS
+      {"quadro rtx 5000", 11200},// Quadro RTX 5000 datasheet: 11.2 TFLOPS
+      {"quadro rtx 4000", 7100}, // Quadro RTX 4000 (NVIDIA): 7.1 TFLOPS
+      {"a16", 4500},             // A16 datasheet: 4 x 4.5 TFLOPS (one GPU)
+      {"rtx a4500", 23700},      // RTX A4500 datasheet: 23.7 TFLOPS
+      {"rtx 3080 ti", 34100},    // RTX 3080 Ti: 34.1 TFLOPS
+      {"rtx 3090 ti", 40000},    // RTX 3090 Ti: 40 TFLOPS
+      {"a2000-12gb", 8000},      // RTX A2000 12GB datasheet: 8.0 TFLOPS
+      {"rtx 3050", 9100},        // NVIDIA RTX 30 specifications: 9.1 TFLOPS
+      {"rtx 4060 ti", 22000},    // NVIDIA: 22 TFLOPS
+      {"rtx 2000 ada", 12000},   // RTX 2000 Ada datasheet: 12.0 TFLOPS
+      {"h200 nvl", 60000},       // H200 datasheet, H200 NVL: 60 TFLOPS
   };
   for (const PeakCase& c : atBoost) {
     SCOPED_TRACE(c.gpu);
@@ -310,6 +391,18 @@ TEST(Products, Fp64PeakMatchesTheProductLine) {
       {"rtx4070", 455.4, false},  // GeForce AD104: 1/64 of 29.15 TFLOPS
       {"rtx a6000", 604.8, false},// workstation GA102: 1/64 of 38.7 TFLOPS
       {"l20", 927.4, false},      // AD102: 1/64 of 59.35 TFLOPS (database figure)
+      {"p100-pcie", 4700, false}, // P100 datasheet, PCIe: 4.7 TFLOPS double (1/2)
+      {"k80", 1455, false},       // K80: 2.91 TFLOPS double (1/3) per two-GPU board at boost
+      {"k80", 935, true},         // K80: 1.87 TFLOPS double per board at the base clock
+      {"gtx1070", 203.1, false},  // GeForce GP104: 1/32 of 6.5 TFLOPS
+      {"v100s", 8200, false},     // V100 datasheet r5: V100S FP64 8.2 TFLOPS (1/2)
+      {"v100-pcie-32gb", 7000, false},  // V100 datasheet r5: V100 PCIe FP64 7 TFLOPS (1/2)
+      {"rtx8000", 509.8, false},  // Quadro Turing: 1/32 of 16.31 TFLOPS
+      {"a16", 70.3, false},       // GA107: 1/64 of 4.5 TFLOPS
+      {"rtx a4500", 370.3, false},// workstation GA102: 1/64 of 23.7 TFLOPS
+      {"rtx 4080 super", 816, false},  // TechPowerUp: FP64 816 GFLOPS (1/64)
+      {"h200 nvl", 30000, false}, // H200 datasheet, H200 NVL: FP64 30 TFLOPS (1/2)
+      {"rtx pro 5000", 1045.9, false},  // workstation GB202: 1/64 of 66.94 TFLOPS (TechPowerUp)
   };
   for (const Fp64Case& c : cases) {
     SCOPED_TRACE(c.gpu);
@@ -453,8 +546,8 @@ TEST(Products, MeasuredLatenciesAreRowsOfTheValidationCsvs) {
   // Every memory_latency.csv row is filed under exactly one product.
   EXPECT_EQ(memoryUsed.size(), memoryRows.size());
   // Filed from a sibling: the A100 SXM4 80GB's far-L2 latency (the A100 SXM4 40GB's) and the far-L2
-  // latency of the H100 SXM5 / PCIe / NVL, H200 and GH200 (the H800 PCIe's, Luo 2025).
-  EXPECT_EQ(siblingChecked, 1 + 5);
+  // latency of the H100 SXM5 / PCIe / NVL, H200, H200 NVL and GH200 (the H800 PCIe's, Luo 2025).
+  EXPECT_EQ(siblingChecked, 1 + 6);
   // Dependent latencies filed: V100 24 + T4 26 less the 4 ambiguous DSET/DSETP rows + TITAN V 43
   // + TITAN RTX 43 (README: 245 rows = these 136 + A100's 109 independent-issue rows).
   EXPECT_EQ(instructionChecked, 24 + 22 + 43 + 43);
