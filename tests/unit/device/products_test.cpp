@@ -44,9 +44,11 @@ TEST(Products, EveryProductHasSmsClocksAndMemory) {
     EXPECT_GT(d.smCount, 0);
     EXPECT_GT(d.clocks.coreMhz, 0);
     // The base clock is left out only where the vendor publishes none (B200; the H100 NVL, whose
-    // datasheet gives no clocks and whose database entry was not re-read; the RTX 3060 Laptop GPU,
-    // whose clocks NVIDIA gives as a range that depends on the laptop).
-    if (d.id != "b200" && d.id != "h100-nvl" && d.id != "rtx3060-laptop") {
+    // datasheet gives no clocks and whose database entry was not re-read; the laptop GPUs, whose
+    // clocks NVIDIA gives as a range that depends on the laptop's power limit; Jetson AGX Thor,
+    // whose GPU NVIDIA gives a maximum clock only).
+    const bool laptop = d.id.ends_with("-laptop");
+    if (d.id != "b200" && d.id != "h100-nvl" && d.id != "jetson-agx-thor" && !laptop) {
       EXPECT_GT(d.clocks.baseMhz, 0);
     }
     EXPECT_LE(d.clocks.baseMhz, d.clocks.coreMhz);
@@ -149,6 +151,21 @@ TEST(Products, NamesResolveCaseInsensitively) {
       {"NVIDIA H200 NVL", "h200-nvl", "9.0"},
       {"NVIDIA GeForce RTX 5070", "rtx5070", "12.0"},
       {"NVIDIA RTX PRO 5000 Blackwell", "rtx-pro-5000-blackwell", "12.0"},
+      {"Tesla M60", "tesla-m60", "5.2"},
+      {"Tesla M40 24GB", "tesla-m40-24gb", "5.2"},
+      {"Quadro M4000", "quadro-m4000", "5.2"},
+      {"Quadro P6000", "quadro-p6000", "6.1"},
+      {"NVIDIA TITAN X (Pascal)", "titan-x-pascal", "6.1"},
+      {"NVIDIA GeForce GTX 970", "gtx970", "5.2"},
+      {"NVIDIA Jetson AGX Orin 64GB", "jetson-agx-orin-64gb", "8.7"},
+      {"Jetson Orin Nano 8GB", "jetson-orin-nano-8gb", "8.7"},
+      {"NVIDIA Jetson AGX Xavier", "jetson-agx-xavier", "7.2"},
+      {"NVIDIA Jetson TX2", "jetson-tx2", "6.2"},
+      {"NVIDIA Jetson Nano", "jetson-nano", "5.3"},
+      {"NVIDIA GeForce RTX 4060 Laptop GPU", "rtx4060-laptop", "8.9"},
+      {"NVIDIA GeForce RTX 4090 Laptop GPU", "rtx4090-laptop", "8.9"},
+      {"NVIDIA GeForce RTX 3050 Ti Laptop GPU", "rtx3050ti-laptop", "8.6"},
+      {"NVIDIA GeForce RTX 3070 Laptop GPU", "rtx3070-laptop", "8.6"},
   };
   for (const Expected& e : cases) {
     SCOPED_TRACE(e.typed);
@@ -246,6 +263,29 @@ TEST(Products, DramBandwidthIsBusWidthTimesDataRate) {
       {"rtx pro 5000", 384, 28.0, 1344},   // RTX PRO 5000 Blackwell: 1344 GB/s (NVIDIA); 384-bit, 28 Gbps
       {"rtx pro 4500", 256, 28.0, 896},    // RTX PRO 4500 Blackwell (TechPowerUp): 256-bit, 28 Gbps, 896 GB/s
       {"rtx pro 4000", 192, 28.0, 672},    // RTX PRO 4000 Blackwell (TechPowerUp): 192-bit, 28 Gbps, 672 GB/s
+      {"m60", 256, 5.01, 160.4},           // TechPowerUp: 160.4 GB/s per GPU; AWS/deviceQuery: 2505 MHz memory clock
+      {"m40", 384, 6.0, 288},              // Microway (M40 24GB): 288 GB/s; TechPowerUp: 6 Gbps GDDR5, 384-bit
+      {"m4000", 256, 6.0, 192},            // Quadro M4000: 256-bit, 192 GB/s; TechPowerUp: 6 Gbps
+      {"p4000", 256, 7.6, 243},            // Quadro P4000: 243 GB/s; TechPowerUp: 7.6 Gbps GDDR5
+      {"p5000", 256, 9.0, 288},            // NVIDIA Quadro P5000: 9 Gbps GDDR5X, 256-bit, 288 GB/s
+      {"p6000", 384, 9.0, 432},            // NVIDIA Quadro P6000: 9 Gbps GDDR5X, 384-bit, 432 GB/s
+      {"titan x pascal", 384, 10.0, 480},  // NVIDIA TITAN X (Pascal): 10 Gbps GDDR5X, 384-bit, 480 GB/s
+      {"gtx980ti", 384, 7.0, 336.6},       // TechPowerUp: 7 Gbps GDDR5, 384-bit, 336.6 GB/s
+      {"gtx970", 256, 7.0, 224},           // GTX 970 reference: 7 Gbps, 256-bit, 224 GB/s (the 3.5 GB segment: 196)
+      {"agx orin", 256, 6.4, 204.8},       // Jetson AGX Orin 64GB: NVIDIA 204.8 GB/s, LPDDR5 3200 MHz
+      {"jetson orin nano", 128, 4.266, 68},// Jetson Orin Nano 8GB (original clocks): NVIDIA 68 GB/s
+      {"agx xavier", 256, 4.266, 136.5},   // Jetson AGX Xavier: NVIDIA 136.5 GB/s, LPDDR4x
+      {"tx2", 128, 3.732, 59.7},           // Jetson TX2: NVIDIA module specification, 59.7 GB/s
+      {"jetson nano", 64, 3.2, 25.6},      // Jetson Nano: NVIDIA 25.6 GB/s, LPDDR4
+      {"agx thor", 256, 8.532, 273},       // Jetson AGX Thor: NVIDIA 273 GB/s, 256-bit LPDDR5X
+      {"rtx 4050 laptop", 96, 16.0, 192},  // NVIDIA laptop specification (96-bit); TechPowerUp 16 Gbps
+      {"rtx 4060 laptop", 128, 16.0, 256}, // NVIDIA laptop specification (128-bit); TechPowerUp 16 Gbps
+      {"rtx 4070 laptop", 128, 16.0, 256}, // NVIDIA laptop specification (128-bit); TechPowerUp 16 Gbps
+      {"rtx 4080 laptop", 192, 18.0, 432}, // NVIDIA laptop specification (192-bit); TechPowerUp 18 Gbps
+      {"rtx 4090 laptop", 256, 18.0, 576}, // NVIDIA laptop specification (256-bit); TechPowerUp 18 Gbps
+      {"rtx 3050 ti laptop", 128, 12.0, 192},  // NVIDIA launch specification (128-bit); TechPowerUp 12 Gbps
+      {"rtx 3070 laptop", 256, 14.0, 448}, // TechPowerUp 14 Gbps, 256-bit (lowest-power Max-Q: 12 Gbps)
+      {"rtx 3080 laptop", 256, 14.0, 448}, // TechPowerUp 14 Gbps, 256-bit (lowest-power Max-Q: 12 Gbps)
   };
   for (const BandwidthCase& c : cases) {
     SCOPED_TRACE(c.gpu);
@@ -329,6 +369,12 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"rtx 4060 ti", 22000},    // NVIDIA: 22 TFLOPS
       {"rtx 2000 ada", 12000},   // RTX 2000 Ada datasheet: 12.0 TFLOPS
       {"h200 nvl", 60000},       // H200 datasheet, H200 NVL: 60 TFLOPS
+      {"m60", 4820},             // Microway: 9.64 TFLOPS per two-GPU board at GPU Boost = 4.82 per GPU
+      {"m40", 6840},             // Microway: 6.84 TFLOPS at GPU Boost
+      {"p5000", 8900},           // NVIDIA Quadro P5000: 8.9 TFLOPS
+      {"p6000", 12630},          // TechPowerUp: 12.63 TFLOPS (NVIDIA's rounded 12 is 5 % below)
+      {"titan x pascal", 11000}, // NVIDIA TITAN X (Pascal): 11 TFLOPS
+      {"agx orin", 5300},        // Jetson AGX Orin technical brief: 5.3 TFLOPS FP32
   };
   for (const PeakCase& c : atBoost) {
     SCOPED_TRACE(c.gpu);
@@ -344,6 +390,7 @@ TEST(Products, PeakFp32MatchesThePublishedFigureWithinOnePercent) {
       {"gtx680", 3090},  // GTX 680 whitepaper: 3090 GFLOPS at 1006 MHz
       {"gtx780ti", 5040},// GTX 780 Ti: 5.04 TFLOPS at 875 MHz
       {"gtx750ti", 1306},// GTX 750 Ti whitepaper: 1306 GFLOPS at 1020 MHz
+      {"gtx980ti", 5630},// GamersNexus: 5.63 TFLOPS at 1000 MHz
   };
   for (const PeakCase& c : atBase) {
     SCOPED_TRACE(c.gpu);
