@@ -16,9 +16,10 @@ namespace teg::cli {
 // State shared by all subcommands: global options and the lazily loaded device database.
 class Context {
  public:
-  std::vector<std::string> deviceFiles;  // --device-file, applied in order
+  std::vector<std::string> deviceFiles;     // --device-file, applied in order
+  std::vector<std::string> figureSettings;  // --set GPU:FIGURE=VALUE, applied after them, in order
 
-  // The database with every --device-file applied (loaded on first use).
+  // The database with every --device-file and --set applied (loaded on first use).
   const device::DeviceDatabase& devices();
 
  private:

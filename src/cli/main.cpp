@@ -8,6 +8,7 @@
 
 #include "checked_stdout.hpp"
 #include "command.hpp"
+#include "figure_setting.hpp"
 #include "teg/support/cleanup.hpp"
 #include "teg/support/error.hpp"
 
@@ -17,6 +18,14 @@ const device::DeviceDatabase& Context::devices() {
   if (!database_) {
     database_ = std::make_unique<device::DeviceDatabase>(device::DeviceDatabase::loadDefault());
     for (const auto& file : deviceFiles) database_->applyOverrideFile(file);
+    for (const auto& setting : figureSettings) {
+      try {
+        database_->applyOverrideText(figureSettingOverride(setting, *database_), setting);
+      } catch (const Error& e) {
+        // The position is in the one-figure file made from the setting, which the user never saw.
+        throw Error(fmt::format("--set '{}': {}", setting, e.message()));
+      }
+    }
   }
   return *database_;
 }
@@ -73,6 +82,9 @@ int main(int argc, char** argv) {
   app.add_option("--device-file", context.deviceFiles,
                  "A device JSON file that overrides or adds GPUs (repeatable)")
       ->check(CLI::ExistingFile);
+  app.add_option("--set", context.figureSettings,
+                 "Change one figure of one GPU, GPU:FIGURE=VALUE (repeatable; after --device-file): e.g. "
+                 "rtx4060-laptop:clocks.core_mhz=2100 for your laptop's clock (nvidia-smi -q)");
   for (const auto& command : kCommands) {
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
     command.registrar(*sub, context);

@@ -107,8 +107,22 @@ DeviceDatabase DeviceDatabase::loadDirectory(const std::string& dir) {
 
 DeviceDatabase DeviceDatabase::loadDefault() { return loadDirectory(dataDirectory() + "/devices"); }
 
+struct DeviceDatabase::ParsedOverride {
+  DeviceFile file;
+  std::string path;  // names the file (or the command-line text) in messages
+};
+
 void DeviceDatabase::applyOverrideFile(const std::string& path) {
-  DeviceFile file = detail::readDeviceFile(path);
+  applyOverride({detail::readDeviceFile(path), path});
+}
+
+void DeviceDatabase::applyOverrideText(const std::string& text, const std::string& origin) {
+  applyOverride({detail::parseDeviceFile(text, origin), origin});
+}
+
+void DeviceDatabase::applyOverride(ParsedOverride parsed) {
+  DeviceFile& file = parsed.file;
+  const std::string& path = parsed.path;
   auto files = std::make_shared<Files>(files_ ? *files_ : Files{});
   const Device* target = nullptr;
   if (file.idGiven) {

@@ -23,6 +23,8 @@ class DeviceDatabase {
   // no new id) its figures override that device's; otherwise it adds a device. Throws
   // teg::Error naming the file and field on malformed input.
   void applyOverrideFile(const std::string& path);
+  // The same for a device file's text already in memory; `origin` names it in messages.
+  void applyOverrideText(const std::string& text, const std::string& origin);
 
   // Case-insensitive lookup by id, name or alias ("a100", "A100-SXM4-40GB", "sm_80"); spaces,
   // '-' and '_' and a leading "NVIDIA", "GeForce" or "Tesla" are ignored ("rtx 4090" finds
@@ -42,6 +44,8 @@ class DeviceDatabase {
 
   // Derives devices_ and index_ from files_ (strong guarantee: throws before changing anything).
   void rebuild();
+  struct ParsedOverride;
+  void applyOverride(ParsedOverride parsed);
   friend class DatabaseBuilder;
 };
 

@@ -111,6 +111,61 @@ TEST(CliDevices, MalformedDeviceFileNamesFileAndField) {
       << r.err;
 }
 
+// --set GPU:FIGURE=VALUE: one figure of one GPU from the command line (a laptop's own clock), as a
+// one-figure device file would set it, after any --device-file, its source naming the setting.
+TEST(CliDevices, SetChangesOneFigureOfOneGpuAndSaysWhereItCameFrom) {
+  const auto figureOf = [](const nlohmann::json& doc, const std::string& key) {
+    for (const auto& f : doc["figures"])
+      if (f["key"] == key) return f;
+    return nlohmann::json();
+  };
+  const auto plain = runTeg({"devices", "show", "rtx4060-laptop", "--json"});
+  ASSERT_EQ(plain.exitCode, 0) << plain.err;
+  const auto before = nlohmann::json::parse(plain.out);
+  ASSERT_NE(figureOf(before, "clocks.core_mhz")["value"], 2100);
+  const auto set = runTeg({"--set", "NVIDIA GeForce RTX 4060 Laptop GPU:clocks.core_mhz=2100", "devices", "show",
+                           "rtx4060-laptop", "--json"});
+  ASSERT_EQ(set.exitCode, 0) << set.err;
+  const auto after = nlohmann::json::parse(set.out);
+  EXPECT_EQ(figureOf(after, "clocks.core_mhz")["value"], 2100);
+  EXPECT_NE(figureOf(after, "clocks.core_mhz")["source"].get<std::string>().find("command line"), std::string::npos);
+  EXPECT_EQ(figureOf(after, "sm_count"), figureOf(before, "sm_count"));
+  // Another GPU keeps its own clock.
+  const auto other = runTeg({"--set", "rtx4060-laptop:clocks.core_mhz=2100", "devices", "show", "rtx4060", "--json"});
+  ASSERT_EQ(other.exitCode, 0) << other.err;
+  EXPECT_NE(figureOf(nlohmann::json::parse(other.out), "clocks.core_mhz")["value"], 2100);
+  // After --device-file, whatever the order on the command line; a string value needs no quotes.
+  const auto path = writeTempFile("laptop-clock.json", R"({"id": "rtx4060-laptop", "figures": {
+    "clocks.core_mhz": {"value": 1800, "source": "nvidia-smi -q on my laptop"}}})");
+  const auto both = runTeg({"--set", "rtx4060-laptop:clocks.core_mhz=2100", "--set", "rtx4060-laptop:memory.dram_type=GDDR6X",
+                            "--device-file", path, "devices", "show", "rtx4060-laptop", "--json"});
+  ASSERT_EQ(both.exitCode, 0) << both.err;
+  const auto doc = nlohmann::json::parse(both.out);
+  EXPECT_EQ(figureOf(doc, "clocks.core_mhz")["value"], 2100);
+  EXPECT_EQ(figureOf(doc, "memory.dram_type")["value"], "GDDR6X");
+}
+
+TEST(CliDevices, AMalformedSetNamesItselfAndTheRuleBroken) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"rtx4060-laptop:clocks.core_mhz", "expected GPU:FIGURE=VALUE"},
+      {"clocks.core_mhz=2100", "expected GPU:FIGURE=VALUE"},
+      {"rtx4060-laptop:=2100", "expected GPU:FIGURE=VALUE"},
+      {"rtx4060-laptop:clocks.core_mhz=", "expected GPU:FIGURE=VALUE"},
+      {"rtx 4060 laptp:clocks.core_mhz=2100", "unknown GPU 'rtx 4060 laptp'"},
+      {"rtx4060-laptop:clocks.core_mhzz=2100", "figures.clocks.core_mhzz: unknown figure key"},
+      {"rtx4060-laptop:clocks.core_mhz=-5", "figures.clocks.core_mhz: -5 is outside the possible range"},
+      {"rtx4060-laptop:sm_count=many", "figures.sm_count: expected a positive integer"},
+  };
+  for (const auto& [setting, rule] : cases) {
+    SCOPED_TRACE(setting);
+    const auto r = runTeg({"--set", setting, "devices"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("--set '" + setting + "': "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(rule), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
 }  // namespace
 
 // --- teg devices audit --------------------------------------------------------------------------

@@ -119,6 +119,26 @@ TEST_F(Overrides, BadOverrideLeavesTheDatabaseUnchanged) {
   EXPECT_EQ(db.find("gpu-a").limits.maxWarpsPerSm, 64);
 }
 
+// The same override from text in memory (teg --set builds one): the origin stands where a file's
+// path would, in the figure's provenance and in errors; a bad one changes nothing.
+TEST_F(Overrides, OverrideTextActsAsAFileNamedByItsOrigin) {
+  auto db = DeviceDatabase::loadDirectory(dir_.string());
+  db.applyOverrideText(R"({"id": "gpu-a", "figures": {"clocks.core_mhz": {"value": 1300, "source": "command line"}}})",
+                       "--set gpu-a:clocks.core_mhz=1300");
+  const Device& a = db.find("gpu-a");
+  EXPECT_EQ(a.clocks.coreMhz, 1300);
+  EXPECT_EQ(a.smCount, 100);
+  ASSERT_NE(figure(a, "clocks.core_mhz"), nullptr);
+  EXPECT_EQ(figure(a, "clocks.core_mhz")->definedIn, "--set gpu-a:clocks.core_mhz=1300");
+  try {
+    db.applyOverrideText(R"({"id": "gpu-a", "figures": {"sm_count": {"value": 0, "source": "a b"}}})", "origin-x");
+    FAIL() << "expected an error";
+  } catch (const teg::Error& e) {
+    EXPECT_EQ(e.location()->file, "origin-x");
+  }
+  EXPECT_EQ(db.find("gpu-a").smCount, 100);
+}
+
 TEST_F(Overrides, OverrideCannotChangeWhatADeviceInherits) {
   auto db = DeviceDatabase::loadDirectory(dir_.string());
   const auto path = write("x.json", R"({"id": "gpu-a", "inherits": "gpu-a-other", "figures": {}})");
