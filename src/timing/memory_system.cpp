@@ -269,15 +269,14 @@ double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count,
     double gpuPerOwn = 1;  // the GPU's operations on this sector per operation of this SM
     if (contention_ != nullptr)
       if (const auto it = contention_->find(sectors[i]); it != contention_->end()) gpuPerOwn = it->second;
-    double& unitFree = atomicUnitFreeAt_[sectors[i]];
-    const double start = std::max(now, unitFree);
+    AtomicUnit& unit = atomicUnits_[sectors[i]];
+    const double start = std::max(now, unit.freeAt);
     const double unitTime = sameWordLanes * config_.l2AtomicCycles * gpuPerOwn;
-    unitFree = start + unitTime;
-    double& busy = atomicUnitBusy_[sectors[i]];
-    busy += unitTime;
-    counters.atomicUnitBusyCycles = std::max(counters.atomicUnitBusyCycles, busy);
+    unit.freeAt = start + unitTime;
+    unit.busy += unitTime;
+    counters.atomicUnitBusyCycles = std::max(counters.atomicUnitBusyCycles, unit.busy);
     track(now, slotFree);  // the wait at the atomic unit holds no C_mem slot: it is not DRAM traffic
-    done = std::max(done, ready + (unitFree - now));
+    done = std::max(done, ready + (unit.freeAt - now));
   }
   return done;
 }

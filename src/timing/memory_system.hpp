@@ -108,8 +108,11 @@ class MemorySystem {
   std::size_t inFlightStart_ = 0;
   // Atomics: when each sector's L2 atomic unit is free again, and the GPU's operations on each
   // sector per operation of this SM (atomic_contention.hpp).
-  std::unordered_map<std::uint64_t, double> atomicUnitFreeAt_;
-  std::unordered_map<std::uint64_t, double> atomicUnitBusy_;  // per sector: the unit time charged so far
+  // Per sector, its L2 atomic unit: when it is next free, and the time charged to it so far.
+  struct AtomicUnit {
+    double freeAt = 0, busy = 0;
+  };
+  std::unordered_map<std::uint64_t, AtomicUnit> atomicUnits_;
   const AtomicContention* contention_ = nullptr;
 };
 
