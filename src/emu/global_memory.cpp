@@ -33,7 +33,10 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t user
                             "({} bytes left of 2^47)", name, size, kAddressSpaceEnd - next_));
   Allocation a;
   a.name = name;
-  a.base = next_;
+  // The buffer itself starts on cudaMalloc's alignment, its margin just below it: a margin that
+  // is not a multiple of kAlign moves the start of the mapped bytes, never the buffer's address
+  // (a misaligned buffer would change its sectors and fault its vector accesses).
+  a.base = next_ + (kAlign - margin % kAlign) % kAlign;
   a.size = size;
   a.margin = margin;
   a.data = ZeroedBytes(size);

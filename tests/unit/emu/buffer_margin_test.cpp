@@ -100,6 +100,35 @@ TEST(BufferMargin, TheMarginIsTheLimit) {
   EXPECT_NE(error.find("\"margin\": 8 or more"), std::string::npos) << error;
 }
 
+// A margin maps bytes around the buffer; it does not move the buffer off cudaMalloc's alignment.
+// The CUDA C++ Programming Guide (Device Memory Accesses): "any address of a variable residing in
+// global memory or returned by one of the memory allocation routines from the driver or runtime
+// API is always aligned to at least 256 bytes". A margin of 4 bytes used to put the buffer at
+// base + 4, so its first float4 load faulted as misaligned and its accesses straddled sectors.
+TEST(BufferMargin, AMarginKeepsTheBufferOnCudaMallocsAlignment) {
+  const ptx::Module m = parsePtx(R"(
+.visible .entry k(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd2];
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  ret;
+}
+)");
+  for (const std::uint64_t margin : {0u, 4u, 12u, 256u, 1788u, 4100u}) {
+    Emulator e(m, "k", {1, 1, 1}, {1, 1, 1});
+    const std::uint64_t out = e.addBuffer("out", bytesOf(zeros<std::uint32_t>(4)), margin);
+    const std::uint64_t in = e.addBuffer("in", bytesOf(kInput), margin);
+    EXPECT_EQ(out % 256, 0u) << "margin " << margin;
+    EXPECT_EQ(in % 256, 0u) << "margin " << margin;
+    e.run({});
+    EXPECT_EQ(readAs<std::uint32_t>(e.buffer("out")), (std::vector<std::uint32_t>{11, 22, 33, 44})) << "margin " << margin;
+  }
+}
+
 TEST(BufferMargin, TheLaunchFileGivesItInBytesWithinALimit) {
   const auto l = parseLaunch(R"({"source": "k.cu", "kernel": "k", "grid": 1, "block": 8, "args": [
       {"name": "in", "buffer": {"type": "f32", "count": 8, "margin": 2048}}]})",
