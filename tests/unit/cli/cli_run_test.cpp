@@ -50,13 +50,14 @@ DONE:
 )";
 
 // A launch of `gather` in its own directory; `expect` is the JSON of out's "expect" (or "").
-std::string gatherLaunch(const std::string& tag, int n, int stride, int grid, const std::string& expect = "") {
+std::string gatherLaunch(const std::string& tag, int n, int stride, int grid, const std::string& expect = "",
+                         const std::string& type = "f32") {
   const std::string ptx = writeTempFile("gather_" + tag + ".ptx", kGatherPtx);
   const std::string json = "{\"source\": \"gather_" + tag + ".ptx\", \"kernel\": \"gather\", \"grid\": [" +
                            std::to_string(grid) + "], \"block\": [32], \"args\": [" +
-                           "{\"name\": \"in\", \"buffer\": {\"type\": \"f32\", \"count\": " +
+                           "{\"name\": \"in\", \"buffer\": {\"type\": \"" + type + "\", \"count\": " +
                            std::to_string(n * stride) + ", \"init\": \"iota\"}}, " +
-                           "{\"name\": \"out\", \"buffer\": {\"type\": \"f32\", \"count\": " + std::to_string(n) +
+                           "{\"name\": \"out\", \"buffer\": {\"type\": \"" + type + "\", \"count\": " + std::to_string(n) +
                            ", \"init\": \"zeros\"" + (expect.empty() ? "" : ", \"expect\": " + expect) + "}}, " +
                            "{\"name\": \"n\", \"scalar\": {\"type\": \"u32\", \"value\": " + std::to_string(n) +
                            "}}, {\"name\": \"stride\", \"scalar\": {\"type\": \"u32\", \"value\": " +
@@ -128,6 +129,20 @@ TEST(CliRun, CheckFailsNamingBufferIndexValuesAndCount) {
   EXPECT_NE(r.exitCode, 0);
   EXPECT_NE(r.err.find("buffer 'out'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("63 of 64"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("index 1: got 2, expected 1"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, CheckOfAnIntegerBufferReportsItsLargestDifference) {
+  // u32 buffers, compared exactly: stride 2 copies in[2i] = 2i to out[i], expected i, so 63 of
+  // 64 differ and the largest difference is |126 - 63| = 63 (it was reported as 0, beside
+  // MISMATCH, because only floats or a nonzero tolerance measured it).
+  const auto r = runTeg({"run", "--launch", gatherLaunch("u32bad", 64, 2, 2, R"({"init": "iota"})", "u32"), "--check",
+                         "--json"});
+  EXPECT_NE(r.exitCode, 0);
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["check"].size(), 1u) << r.out;
+  EXPECT_EQ(j["check"][0]["mismatches"], 63);
+  EXPECT_DOUBLE_EQ(j["check"][0]["max_abs_difference"].get<double>(), 63.0);
   EXPECT_NE(r.err.find("index 1: got 2, expected 1"), std::string::npos) << r.err;
 }
 
