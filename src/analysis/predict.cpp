@@ -54,7 +54,9 @@ struct FittedSample {
 Prediction predictOn(const PredictRequest& request, const KernelSource& source, const IsaPlan& isaPlan,
                      const FittedSample* fitted = nullptr) {
   const device::Device& gpu = *request.device;
-  emu::Emulator emulator(source.module, request.launch);
+  emu::LaunchDescription launchRun = request.launch;
+  launchRun.overrunSlackBytes = request.overrunSlackBytes;
+  emu::Emulator emulator(source.module, launchRun);
   applyIsaPlan(isaPlan, emulator);
   Prediction p;
   p.isa = isaPlan.choice;
@@ -231,6 +233,7 @@ Prediction predictOn(const PredictRequest& request, const KernelSource& source, 
   }
   p.config = base;
   p.criticalPathBlockCycles = criticalPath.blockCycles();
+  p.overruns = emulator.overruns();
   p.achieved = achievedFigures(gpu, base, p.result, flops.count(), gridBlocks, p.occupancy.occupancy);
   return p;
 }

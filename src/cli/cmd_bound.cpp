@@ -98,9 +98,11 @@ void registerBoundCommand(CLI::App& app, Context& context) {
       j["gpu"] = request.device->id;
       if (after) j["what_if"] = {{"name", b.removingWhatIf}, {"result", boundsJson(*after)}};
       j["isa"] = {{"used", trace::isaName(p.result.isa)}, {"reason", p.result.isaReason}};
+      j["out_of_bounds"] = overrunsJson(p);
       std::cout << j.dump(2) << "\n";
       return;
     }
+    std::cout << overrunWarnings(p);
     std::cout << fmt::format("kernel {} on {}: predicted {} ({:.0f} cycles of the busiest SM), timed on {}\n",
                              p.kernel.name, request.device->id, ms(b.predictedMs), b.predictedCycles,
                              trace::isaName(p.result.isa));

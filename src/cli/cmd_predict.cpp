@@ -160,6 +160,9 @@ CLI::Option* addPredictOptions(CLI::App& app, PredictArgs& a) {
   addCompileFlags(app, a.compile);
   addIsaOption(app, a.isa);
   app.add_flag("--json", a.json, "Print JSON");
+  app.add_flag("--strict-bounds", a.strictBounds,
+               "Stop with an error at the first access outside a buffer (the default maps 64 KiB beside each buffer, "
+               "as a GPU maps the memory beside an allocation, times the kernel as it runs and reports the accesses)");
   return dynSmem;
 }
 
@@ -181,8 +184,32 @@ analysis::PredictRequest predictRequestOf(const PredictArgs& a, bool dynSmemGive
   request.compile = a.compile;
   if (a.regs >= 0) request.registersPerThread = a.regs;
   request.traceOut = a.traceOut;
+  if (a.strictBounds) request.overrunSlackBytes = 0;
   request.isa = analysis::parseIsaRequest(a.isa);
   return request;
+}
+
+std::string overrunWarnings(const analysis::Prediction& p) {
+  std::string out;
+  for (const emu::BufferOverrun& o : p.overruns) {
+    std::string where;
+    if (o.bytesPastEnd > 0) where = fmt::format("up to {} bytes past its end", o.bytesPastEnd);
+    if (o.bytesBeforeStart > 0)
+      where += fmt::format("{}up to {} bytes before its start", where.empty() ? "" : " and ", o.bytesBeforeStart);
+    out += fmt::format("warning:     the kernel accessed '{}' outside its bounds ({} lane accesses, {}); timed as a GPU "
+                       "runs it, where the memory beside an allocation is mapped (the values read there and whatever "
+                       "lies there on the GPU are not known); --strict-bounds stops at the first one\n",
+                       o.buffer, o.accesses, where);
+  }
+  return out;
+}
+
+nlohmann::json overrunsJson(const analysis::Prediction& p) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const emu::BufferOverrun& o : p.overruns)
+    out.push_back({{"buffer", o.buffer}, {"accesses", o.accesses}, {"bytes_past_end", o.bytesPastEnd},
+                   {"bytes_before_start", o.bytesBeforeStart}});
+  return out;
 }
 
 void registerPredictCommand(CLI::App& app, Context& context) {
@@ -204,8 +231,9 @@ void registerPredictCommand(CLI::App& app, Context& context) {
       j["occupancy"] = {{"blocks_per_sm", p.occupancy.blocksPerSm}, {"warps_per_sm", p.occupancy.warpsPerSm},
                         {"occupancy", p.occupancy.occupancy}};
       j.update(report::achievedJson(p.achieved));
+      j["out_of_bounds"] = overrunsJson(p);
       // Numeric fields of the achieved sections end in _sm or _gpu themselves.
-      j["scope"].update({{"registers_per_thread", "none"}, {"occupancy", "sm"}, {"speed_of_light", "per_field"},
+      j["scope"].update({{"registers_per_thread", "none"}, {"occupancy", "sm"}, {"out_of_bounds", "none"}, {"speed_of_light", "per_field"},
                          {"roofline", "per_field"}, {"tail", "per_field"}});
       std::cout << j.dump(2) << "\n";
       return;
@@ -216,7 +244,7 @@ void registerPredictCommand(CLI::App& app, Context& context) {
     std::cout << fmt::format("occupancy:   {} blocks/SM, {} warps/SM ({:.0f} %), {} registers per thread ({})\n",
                              p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100 * p.occupancy.occupancy,
                              p.registersPerThread, p.registersOrigin)
-              << report::renderTimingText(p.result, p.kernel, p.whatIfs, view);
+              << overrunWarnings(p) << report::renderTimingText(p.result, p.kernel, p.whatIfs, view);
   });
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,7 +18,7 @@ struct PredictArgs {
   std::string launch, gpu, cu, kernel, grid, block, traceOut;
   std::vector<std::string> scalars, whatIfs;
   toolchain::CompileOptions compile;  // -I, -D, --nvcc-arg, --no-cache
-  bool json = false, full = false, noTimeline = false;
+  bool json = false, full = false, noTimeline = false, strictBounds = false;
   std::uint64_t sampleBlocks = 0;
   EmulatorLimits limits;
   unsigned threads = 1;
@@ -34,5 +35,10 @@ CLI::Option* addPredictOptions(CLI::App& app, PredictArgs& a);
 
 // The request the options describe; throws teg::Error for a bad launch.
 analysis::PredictRequest predictRequestOf(const PredictArgs& a, bool dynSmemGiven, Context& context);
+
+// A prediction's accesses outside its buffers (analysis::Prediction::overruns): one "warning:"
+// line per buffer for the text report ("" when there were none), and their JSON array.
+std::string overrunWarnings(const analysis::Prediction& p);
+nlohmann::json overrunsJson(const analysis::Prediction& p);
 
 }  // namespace teg::cli

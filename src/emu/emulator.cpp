@@ -201,6 +201,7 @@ struct Emulator::Impl {
 
 Emulator::Emulator(const ptx::Module& module, const LaunchDescription& launch) : impl_(std::make_unique<Impl>()) {
   impl_->setUp(module, launch.kernel, launch.grid, launch.block, launch.dynamicSmem);
+  setOverrunSlack(launch.overrunSlackBytes);
   for (const LaunchArg& arg : launch.args) {
     if (const auto* b = std::get_if<BufferArg>(&arg.value)) {
       if (const auto* cycle = std::get_if<PointerCycleInit>(&b->init)) {
@@ -437,6 +438,17 @@ std::span<std::byte> Emulator::mutableBuffer(std::string_view name) {
   Allocation* a = impl_->global.byName(std::string(name));
   if (!a) throw Error(fmt::format("no buffer named '{}'", name));
   return a->user();
+}
+
+void Emulator::setOverrunSlack(std::uint64_t bytes) { impl_->global.setOverrunSlack(bytes); }
+
+std::vector<BufferOverrun> Emulator::overruns() const {
+  std::vector<BufferOverrun> out;
+  for (const Allocation& a : impl_->global.allocations()) {
+    if (!a.overruns || a.overruns->accesses.load() == 0) continue;
+    out.push_back({a.name, a.overruns->accesses.load(), a.overruns->bytesPastEnd.load(), a.overruns->bytesBeforeStart.load()});
+  }
+  return out;
 }
 
 std::uint64_t Emulator::bufferAddress(std::string_view name) const {

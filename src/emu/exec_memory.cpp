@@ -193,7 +193,7 @@ void BlockRunner::execMemory(Warp& w, Frame& f, const Decoded& d, std::uint32_t 
         const std::uint64_t addr = r32 ? (sum & 0xffffffffu) : sum;
         addresses[l] = addr;
         std::byte* p;
-        if (last && addr >= last->base && fitsIn(addr - last->base, 4, last->size) && !(addr & 3u)) {
+        if (last && last->quiet(addr, 4) && !(addr & 3u)) {  // the slack takes resolve(), which logs it
           p = const_cast<std::byte*>(last->data.data()) + (addr - last->base);
         } else {
           p = resolve(w, l, d, space, addr, 4, isStore);

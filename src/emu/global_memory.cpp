@@ -23,9 +23,10 @@ constexpr std::uint64_t kAddressSpaceEnd = kGlobalBase + (std::uint64_t{1} << 47
 std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t userSize, std::uint64_t margin) {
   if (next_ == 0) next_ = kGlobalBase;
   // Both below 2^47 (the address space), so the sum cannot wrap.
-  if (userSize > kAddressSpaceEnd || margin > kAddressSpaceEnd)
+  if (userSize > kAddressSpaceEnd || margin > kAddressSpaceEnd || slack_ > kAddressSpaceEnd)
     throw Error(fmt::format("global buffer '{}' of {} bytes with a margin of {} bytes does not fit the device's "
-                            "address space (2^47 bytes)", name, userSize, margin));
+                            "address space (2^47 bytes)", name, userSize, margin + slack_));
+  margin += slack_;  // the slack lies outside the launch's margin (all three below 2^47: no wrap)
   const std::uint64_t size = userSize + 2 * margin;
   checkAllocation(fmt::format("buffer '{}'", name), size, allocatedBytes_);
   if (size > kAddressSpaceEnd - next_ - kGuardGap - kAlign)
@@ -39,11 +40,19 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t user
   a.base = next_ + (kAlign - margin % kAlign) % kAlign;
   a.size = size;
   a.margin = margin;
+  a.slack = slack_;
+  if (slack_ != 0) a.overruns = std::make_shared<OverrunLog>();
   a.data = ZeroedBytes(size);
   next_ = (a.base + std::max<std::uint64_t>(size, 1) + kGuardGap + kAlign - 1) / kAlign * kAlign;
   allocs_.push_back(std::move(a));
   allocatedBytes_ += size;
   return allocs_.back().userBase();
+}
+
+void GlobalMemory::noteOverrun(const Allocation& a, std::uint64_t offset, std::uint64_t bytes) {
+  // Distances from the buffer itself (its margin is part of the launch, not an overrun).
+  const std::uint64_t userStart = a.margin, userEnd = a.size - a.margin;
+  a.overruns->note(offset + bytes > userEnd ? offset + bytes - userEnd : 0, offset < userStart ? userStart - offset : 0);
 }
 
 const Allocation* GlobalMemory::find(std::uint64_t address) const {

@@ -54,13 +54,11 @@ struct Resolver {
       if (space == Space::Shared) {
         if (at < sharedSize && bytes <= sharedSize - at) return sharedBase + at;
       } else if (space == Space::Global || space == Space::Generic) {
-        if (last && at >= last->base && at - last->base < last->size && bytes <= last->size - (at - last->base))
-          return const_cast<std::byte*>(last->data.data()) + (at - last->base);
-        if (const Allocation* a = c.block.context().global->find(at)) {
-          if (bytes <= a->size - (at - a->base)) {
-            last = a;
-            return const_cast<std::byte*>(a->data.data()) + (at - a->base);
-          }
+        // An access in a buffer's overrun slack takes the slow path, which logs it.
+        if (last && last->quiet(at, bytes)) return const_cast<std::byte*>(last->data.data()) + (at - last->base);
+        if (const Allocation* a = c.block.context().global->find(at); a && a->quiet(at, bytes)) {
+          last = a;
+          return const_cast<std::byte*>(a->data.data()) + (at - a->base);
         }
       }
     }

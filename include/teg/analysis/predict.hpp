@@ -46,6 +46,12 @@ struct PredictRequest {
   toolchain::CompileOptions compile;     // for a .cu source: -I, -D, nvcc arguments, cache (arch: the GPU's)
   std::optional<int> registersPerThread; // override (e.g. for .ptx sources without ptxas)
   std::string traceOut;                  // also write the binary trace here
+  // Bytes of mapped slack around each buffer (emu::Emulator::setOverrunSlack): a kernel that reads
+  // or writes a little outside its arrays, which runs on a GPU (the memory beside an allocation is
+  // mapped), is timed as it runs and the accesses are reported (Prediction::overruns) rather than
+  // stopping the prediction; 0 = strict (`--strict-bounds`), as `teg run` is.
+  std::uint64_t overrunSlackBytes = kOverrunSlackBytes;
+  static constexpr std::uint64_t kOverrunSlackBytes = 64 * 1024;
   IsaRequest isa = IsaRequest::Auto;     // --isa: time the SASS or the PTX (isa_choice.hpp)
   std::string carveoutNote;
   // Told what the long stages have done (emulated blocks, timing replays), e.g. for a progress line.
@@ -64,6 +70,8 @@ struct Prediction {
   timing::TimingConfig config;  // the configuration the result was simulated with (before what-ifs)
   // Each simulated block's dependent-chain cycles at optimistic latencies (critical_path.hpp).
   std::vector<double> criticalPathBlockCycles;
+  // Buffers the emulated blocks accessed outside of, within PredictRequest::overrunSlackBytes.
+  std::vector<emu::BufferOverrun> overruns;
 };
 
 // Throws teg::Error with a one-line reason for bad input (missing file, compile error, impossible

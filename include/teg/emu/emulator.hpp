@@ -106,6 +106,15 @@ struct RunOptions {
   std::function<void(const std::string& text)> printfOutput;
 };
 
+// A buffer that a kernel read or wrote outside of, within the overrun slack
+// (Emulator::setOverrunSlack, LaunchDescription::overrunSlackBytes).
+struct BufferOverrun {
+  std::string buffer;
+  std::uint64_t accesses = 0;          // lane accesses that reached outside it
+  std::uint64_t bytesPastEnd = 0;      // how far past its end the farthest one reached (0: none did)
+  std::uint64_t bytesBeforeStart = 0;  // how far before its start (0: none did)
+};
+
 struct RunSummary {
   std::uint64_t blocksRun = 0;
   std::uint64_t warpInstructions = 0;    // executed warp instructions (guard-false ones included)
@@ -131,6 +140,13 @@ class Emulator {
   Emulator& operator=(Emulator&&) noexcept;
   Emulator(const Emulator&) = delete;
   Emulator& operator=(const Emulator&) = delete;
+
+  // Buffers added from now on get `bytes` of mapped slack before and after them (beyond their
+  // margin): an access there completes instead of faulting and is reported by overruns().
+  // GlobalMemory::setOverrunSlack says why a prediction wants this.
+  void setOverrunSlack(std::uint64_t bytes);
+  // The buffers accessed in their slack so far, in allocation order.
+  [[nodiscard]] std::vector<BufferOverrun> overruns() const;
 
   // Appends a pointer parameter pointing to a new allocation holding `contents`; returns its
   // device address. `marginBytes` of zeros are mapped before and after it (BufferArg::marginBytes).

@@ -168,6 +168,9 @@ struct LaunchDescription {
   std::vector<std::string> includeDirs;
   std::vector<std::string> defines;
   std::vector<std::string> nvccArgs;
+  // Not from the file: bytes of mapped slack around every buffer, where an access is reported
+  // rather than faulting (Emulator::setOverrunSlack); 0 = strict, as `teg run` is.
+  std::uint64_t overrunSlackBytes = 0;
 };
 
 // Every buffer of a launch with the name its allocation has: buffer arguments by their name,
