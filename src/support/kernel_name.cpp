@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <utility>
 #include <cstdlib>
 #include <memory>
 
@@ -55,6 +58,43 @@ std::string withoutTemplateArguments(std::string_view name) {
   return out;
 }
 
+// A user writes a template argument as the source spells it, `max_flops<int32_t>`; the mangled
+// name holds the type the typedef names, which the demangler prints (`max_flops<int>`). The
+// <cstdint>/<cstddef> typedefs as glibc declares them on 64-bit Linux (x86-64, aarch64: LP64),
+// where nvcc's device code takes the host's: `std::` before them is dropped too.
+constexpr std::pair<std::string_view, std::string_view> kStandardTypedefs[] = {
+    {"int8_t", "signed char"},      {"uint8_t", "unsigned char"},   {"int16_t", "short"},
+    {"uint16_t", "unsigned short"}, {"int32_t", "int"},             {"uint32_t", "unsigned int"},
+    {"int64_t", "long"},            {"uint64_t", "unsigned long"},  {"size_t", "unsigned long"},
+    {"ptrdiff_t", "long"},          {"intptr_t", "long"},           {"uintptr_t", "unsigned long"}};
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+std::string withStandardTypedefsSpelledOut(std::string_view name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size();) {
+    if (!isIdentifierChar(name[i])) {
+      out += name[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < name.size() && isIdentifierChar(name[end])) ++end;
+    const std::string_view word = name.substr(i, end - i);
+    const auto* typedefName = std::find_if(std::begin(kStandardTypedefs), std::end(kStandardTypedefs),
+                                           [&](const auto& t) { return t.first == word; });
+    if (typedefName == std::end(kStandardTypedefs)) {
+      out += word;
+    } else {
+      if (out.size() >= 5 && out.compare(out.size() - 5, 5, "std::") == 0 &&
+          (out.size() == 5 || !isIdentifierChar(out[out.size() - 6])))
+        out.resize(out.size() - 5);
+      out += typedefName->second;
+    }
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string demangle(std::string_view mangled) {
@@ -99,7 +139,7 @@ std::vector<std::string> kernelNameForms(std::string_view mangled) {
 }
 
 bool kernelNameMatches(std::string_view mangled, std::string_view wanted) {
-  const std::string want = withoutSpaces(wanted);
+  const std::string want = withoutSpaces(withStandardTypedefsSpelledOut(wanted));
   if (want.empty()) return false;
   const std::vector<std::string> forms = kernelNameForms(mangled);
   for (const std::string& form : forms)

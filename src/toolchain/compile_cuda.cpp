@@ -83,11 +83,14 @@ std::string absolute(const std::string& path) { return fs::absolute(path).lexica
 void noteRemovedRuntimeApi(CompileResult& result, const std::vector<std::string>& names) {
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  const bool texture = std::find(names.begin(), names.end(), detail::kTextureTemplate) != names.end() ||
+                       list.find("Texture") != std::string::npos;
   result.notes.push_back(
-      "the file's host code uses CUDA runtime API that CUDA 13 removed" + (list.empty() ? std::string() : " (" + list + ")") +
+      std::string("the file's host code uses CUDA runtime API that CUDA ") + (texture ? "12 and 13" : "13") + " removed" +
+      (list.empty() ? std::string() : " (" + list + ")") +
       "; compiled with teg's declarations of it (data/toolchain/cuda13_removed_runtime_api.h). teg runs only the "
       "kernels, so this does not change what it predicts; to build the program itself, port it to cudaDevice* "
-      "and cudaDeviceGetAttribute");
+      "and cudaDeviceGetAttribute" + (texture ? std::string(", and its texture references to texture objects") : std::string()));
 }
 
 bool usesRemovedApiHeader(const std::vector<std::string>& command) {
@@ -219,6 +222,12 @@ CompileResult compileCuda(const std::string& cuPath, const CompileOptions& optio
       ran = runTool(run, scratch.path(), timeout);
       result.log = ran.out + ran.err;
       if (ran.exitCode == 0) noteRemovedRuntimeApi(result, removed);
+      else if (detail::readsTextureReference(result.log))
+        throw Error(SourceLocation{cuPath},
+                    "a kernel reads a texture reference (texture<T, dim, mode> at file scope with tex1Dfetch, tex2D, "
+                    "...), which CUDA 12 removed and teg does not emulate; texture objects (cudaTextureObject_t, a "
+                    "launch file's \"texture\" argument) it runs. nvcc, with teg's declarations of the removed host "
+                    "API pre-included:\n" + result.log);
     }
   }
   if (ran.exitCode != 0)

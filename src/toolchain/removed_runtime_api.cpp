@@ -23,6 +23,14 @@ constexpr std::array<std::string_view, 8> kRemovedDevicePropFields = {
     "maxTexture1DLinear", "memoryClockRate", "cooperativeMultiDeviceLaunch",
     "singleToDoublePrecisionPerfRatio"};
 
+// The texture reference API CUDA 12.0 removed (release notes; the runtime API's "Texture Reference
+// Management [DEPRECATED]" section and the C++ template overloads): host functions that bind and
+// unbind a `texture<T, dim, mode>` declared at file scope. A file that still declares one fails
+// with "texture is not a template" even when no kernel reads it (Parboil's spmv).
+constexpr std::array<std::string_view, 8> kRemovedTextureFunctions = {
+    "cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray", "cudaBindTextureToMipmappedArray",
+    "cudaUnbindTexture", "cudaGetTextureAlignmentOffset", "cudaGetTextureReference", "textureReference"};
+
 bool contains(const auto& list, const std::string& name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
@@ -40,9 +48,19 @@ std::vector<std::string> removedRuntimeApiErrors(const std::string& log) {
       if (contains(known, name) && !contains(names, prefix + name)) names.push_back(prefix + name);
     }
   };
+  static const std::regex textureTemplate(R"re(error: texture is not a template)re");
+  if (std::regex_search(log, textureTemplate)) names.push_back(std::string(kTextureTemplate));
   collect(undefinedIdentifier, kRemovedFunctions, "");
+  collect(undefinedIdentifier, kRemovedTextureFunctions, "");
   collect(missingMember, kRemovedDevicePropFields, "cudaDeviceProp::");
   return names;
+}
+
+bool readsTextureReference(const std::string& log) {
+  // With the header's stand-in texture<> a kernel that reads one no longer matches any overload
+  // of the texture fetch functions: "no instance of overloaded function "tex1Dfetch" matches".
+  static const std::regex fetch(R"re(no instance of overloaded function "(tex1Dfetch|tex1D|tex2D|tex3D|tex1DLayered|tex2DLayered|texCubemap|tex2Dgather)" matches)re");
+  return std::regex_search(log, fetch);
 }
 
 std::string removedRuntimeApiHeader() {

@@ -26,7 +26,9 @@ std::vector<std::string> kernelNameForms(std::string_view mangled);
 std::string qualifiedKernelName(std::string_view mangled);
 
 // True when `wanted` is one of kernelNameForms(mangled) or a "::"-suffix of the qualified name;
-// spaces are ignored ("scale<float,4>" matches "scale<float, 4>").
+// spaces are ignored ("scale<float,4>" matches "scale<float, 4>"), and so are the <cstdint> /
+// <cstddef> typedefs a template argument may be written with ("max_flops<int32_t>" matches
+// "max_flops<int>", "k<std::size_t>" matches "k<unsigned long>": LP64 Linux's definitions).
 bool kernelNameMatches(std::string_view mangled, std::string_view wanted);
 
 // The index in `mangledNames` of the kernel `wanted` names: the exact symbol if present, else the

@@ -67,6 +67,40 @@ TEST(KernelName, AnAmbiguousNameListsTheCandidates) {
   }
 }
 
+// #include <cstdint>; template <typename T> __global__ void fill(T* x);  instantiated, as nvcc 13.0
+// mangles them on x86-64 Linux, for int32_t, uint32_t, int64_t, std::size_t, int8_t, uint16_t.
+constexpr const char* kFillInt32 = "_Z4fillIiEvPT_";
+constexpr const char* kFillUint32 = "_Z4fillIjEvPT_";
+constexpr const char* kFillInt64 = "_Z4fillIlEvPT_";
+constexpr const char* kFillSizeT = "_Z4fillImEvPT_";
+constexpr const char* kFillInt8 = "_Z4fillIaEvPT_";
+constexpr const char* kFillUint16 = "_Z4fillItEvPT_";
+
+TEST(KernelName, TemplateArgumentsMayBeWrittenWithTheStandardTypedefs) {
+  // The mangled name holds the type the typedef names; the source says int32_t
+  // (accel-sim's GPU_Microbenchmark atomic_add_bw launches max_flops<int32_t>).
+  EXPECT_TRUE(kernelNameMatches(kFillInt32, "fill<int32_t>"));
+  EXPECT_TRUE(kernelNameMatches(kFillInt32, "fill<std::int32_t>"));
+  EXPECT_TRUE(kernelNameMatches(kFillUint32, "fill<uint32_t>"));
+  EXPECT_TRUE(kernelNameMatches(kFillInt64, "fill<int64_t>"));
+  EXPECT_TRUE(kernelNameMatches(kFillSizeT, "fill<size_t>"));
+  EXPECT_TRUE(kernelNameMatches(kFillSizeT, "fill<uint64_t>"));
+  EXPECT_TRUE(kernelNameMatches(kFillInt8, "fill< int8_t >"));
+  EXPECT_TRUE(kernelNameMatches(kFillUint16, "fill<uint16_t>"));
+  // A typedef of another width or signedness is another kernel.
+  EXPECT_FALSE(kernelNameMatches(kFillInt32, "fill<uint32_t>"));
+  EXPECT_FALSE(kernelNameMatches(kFillInt32, "fill<int64_t>"));
+  EXPECT_FALSE(kernelNameMatches(kFillUint32, "fill<int32_t>"));
+  // Only whole words are typedefs: a user's my_int32_t, or an int32_t in another namespace, is not.
+  EXPECT_FALSE(kernelNameMatches(kFillInt32, "fill<my_int32_t>"));
+  EXPECT_FALSE(kernelNameMatches(kFillInt32, "fill<mystd::int32_t>"));
+  // resolveKernelName picks the one the typedef names among all six.
+  const std::vector<std::string> all{kFillInt32, kFillUint32, kFillInt64, kFillSizeT, kFillInt8, kFillUint16};
+  EXPECT_EQ(resolveKernelName(all, "fill<uint32_t>", "k.cu"), 1u);
+  EXPECT_EQ(resolveKernelName(all, "fill<int8_t>", "k.cu"), 4u);
+  EXPECT_EQ(resolveKernelName(all, "fill<uint16_t>", "k.cu"), 5u);
+}
+
 TEST(KernelName, AnUnknownNameListsTheKernels) {
   try {
     resolveKernelName({kSaxpy, "vecAdd"}, "scale", "k.cu");

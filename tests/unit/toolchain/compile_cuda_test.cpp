@@ -167,6 +167,57 @@ TEST_F(CompileCuda, HostCodeUsingApiThatCuda13RemovedStillGivesTheKernels) {
   EXPECT_EQ(r.command.back(), path);
 }
 
+// Parboil-era files (spmv's spmv_jds.h, sad's main.cu) declare texture references, which CUDA 12
+// removed, and bind them in main(). A kernel that does not read one compiles; one that does is
+// told apart from other errors.
+TEST_F(CompileCuda, TextureReferencesNoKernelReadsStillGiveTheKernels) {
+  REQUIRE_NVCC();
+  const auto path = write("texref_host.cu", R"(
+texture<float, 1> tex_x_float;
+texture<unsigned short, 2, cudaReadModeElementType> ref(0, cudaFilterModeLinear);
+__global__ void twice(float* x) { x[threadIdx.x] *= 2.0f; }
+int main() {
+  float* d = nullptr;
+  cudaBindTexture(0, tex_x_float, d, 64 * sizeof(float));
+  ref.normalized = 1;
+  cudaChannelFormatDesc desc = ref.channelDesc;
+  cudaBindTextureToArray(ref, (cudaArray_t) nullptr, desc);
+  twice<<<1, 32>>>(d);
+  cudaUnbindTexture(ref);
+  cudaThreadSynchronize();
+  return 0;
+}
+)");
+  CompileOptions options;
+  options.arch = "sm_80";
+  options.useCache = false;
+  const auto r = compileCuda(path, options);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].name, "twice(float*)");
+  EXPECT_NE(r.ptx.find(".entry _Z5twicePf"), std::string::npos);
+  ASSERT_EQ(r.notes.size(), 1u);
+  for (const char* name : {"texture<> (texture reference)", "cudaBindTexture", "cudaBindTextureToArray",
+                           "cudaUnbindTexture", "cudaThreadSynchronize", "CUDA 12 and 13", "texture objects"})
+    EXPECT_NE(r.notes[0].find(name), std::string::npos) << name << " not in: " << r.notes[0];
+}
+
+TEST_F(CompileCuda, AKernelThatReadsATextureReferenceIsAnErrorThatSaysSo) {
+  REQUIRE_NVCC();
+  const auto path = write("texref_kernel.cu", "texture<float, 1> tref;\n"
+                                              "__global__ void k(float* x) { x[threadIdx.x] = tex1Dfetch(tref, threadIdx.x); }\n");
+  CompileOptions options;
+  options.useCache = false;
+  try {
+    compileCuda(path, options);
+    FAIL() << "a kernel that reads a texture reference cannot compile with CUDA 12 or later";
+  } catch (const teg::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("a kernel reads a texture reference"), std::string::npos) << what;
+    EXPECT_NE(what.find("does not emulate"), std::string::npos) << what;
+    EXPECT_NE(what.find("\"tex1Dfetch\""), std::string::npos) << what;  // nvcc's own words follow
+  }
+}
+
 TEST_F(CompileCuda, AFileThatCompilesAsItIsGetsNoDeclarationsAndNoNote) {
   REQUIRE_NVCC();
   // A program that ported itself with its own macro: no retry, no note, no clash with teg's header.
