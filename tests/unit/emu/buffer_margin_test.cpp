@@ -15,27 +15,6 @@
 namespace teg::emu::test {
 namespace {
 
-// out[i] = in[i + delta] for thread i (delta in elements, may be negative).
-std::string shiftedCopy(int delta) {
-  return fmt::format(R"(
-.visible .entry k(.param .u64 out, .param .u64 in)
-{{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u64 %rd2, [in];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 4;
-  add.s64 %rd4, %rd2, %rd3;
-  ld.global.u32 %r2, [%rd4+{}];
-  add.s64 %rd5, %rd1, %rd3;
-  st.global.u32 [%rd5], %r2;
-  ret;
-}}
-)",
-                     4 * delta);
-}
-
 std::string errorOf(Emulator& e) {
   try {
     e.run({});
@@ -48,7 +27,7 @@ std::string errorOf(Emulator& e) {
 const std::vector<std::uint32_t> kInput = {11, 22, 33, 44, 55, 66, 77, 88};
 
 TEST(BufferMargin, AReadBeforeTheBufferFaultsAndTheMessageSaysWhichMarginCoversIt) {
-  const ptx::Module m = parsePtx(shiftedCopy(-1));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(-1));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
   e.addBuffer("in", bytesOf(kInput));
@@ -59,7 +38,7 @@ TEST(BufferMargin, AReadBeforeTheBufferFaultsAndTheMessageSaysWhichMarginCoversI
 }
 
 TEST(BufferMargin, WithAMarginTheReadGetsZerosAndTheBufferIsUnchanged) {
-  const ptx::Module m = parsePtx(shiftedCopy(-1));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(-1));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
   const std::uint64_t address = e.addBuffer("in", bytesOf(kInput), 4);
@@ -71,7 +50,7 @@ TEST(BufferMargin, WithAMarginTheReadGetsZerosAndTheBufferIsUnchanged) {
 }
 
 TEST(BufferMargin, AReadPastTheEndNeedsAMarginAfterIt) {
-  const ptx::Module m = parsePtx(shiftedCopy(+3));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(+3));
   {
     Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
     e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
@@ -91,7 +70,7 @@ TEST(BufferMargin, AReadPastTheEndNeedsAMarginAfterIt) {
 
 TEST(BufferMargin, TheMarginIsTheLimit) {
   // Two elements before the buffer with a margin of one element: still out of bounds.
-  const ptx::Module m = parsePtx(shiftedCopy(-2));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(-2));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
   e.addBuffer("in", bytesOf(kInput), 4);

@@ -31,6 +31,28 @@ std::vector<T> readAs(std::span<const std::byte> bytes) {
 template <class T>
 std::vector<T> zeros(std::size_t n) { return std::vector<T>(n, T{}); }
 
+// k(out, in): out[i] = in[i + delta] for thread i (delta in elements, may be negative), a 4-byte
+// load and store through a register address (the PTX emulator's fast path): a kernel that reads
+// just outside its array, for the bounds tests (buffer_margin_test.cpp, overrun_slack_test.cpp).
+inline std::string shiftedCopyPtx(int delta) {
+  return R"(
+.visible .entry k(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r2, [%rd4+)" + std::to_string(4 * delta) + R"(];
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.u32 [%rd5], %r2;
+  ret;
+}
+)";
+}
+
 // Records every event, for tests that look at masks and addresses.
 class RecordingListener final : public trace::TraceListener {
  public:

@@ -4,40 +4,17 @@
 // says so. `teg run` keeps no slack: there the same access is an error (buffer_margin_test.cpp).
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
-
 #include "emu_test_util.hpp"
 #include "teg/support/error.hpp"
 
 namespace teg::emu::test {
 namespace {
 
-// out[i] = in[i + delta] for thread i (delta in elements, may be negative): a 4-byte load and
-// store through a register address, the PTX emulator's fast path.
-std::string shiftedCopy(int delta) {
-  return fmt::format(R"(
-.visible .entry k(.param .u64 out, .param .u64 in)
-{{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u64 %rd2, [in];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 4;
-  add.s64 %rd4, %rd2, %rd3;
-  ld.global.u32 %r2, [%rd4+{}];
-  add.s64 %rd5, %rd1, %rd3;
-  st.global.u32 [%rd5], %r2;
-  ret;
-}}
-)",
-                     4 * delta);
-}
-
+// The input of shiftedCopyPtx (emu_test_util.hpp).
 const std::vector<std::uint32_t> kInput = {11, 22, 33, 44, 55, 66, 77, 88};
 
 TEST(OverrunSlack, ReadsPastTheEndCompleteWithZerosAndAreCountedWithTheirReach) {
-  const ptx::Module m = parsePtx(shiftedCopy(+3));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(+3));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.setOverrunSlack(64 * 1024);
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
@@ -55,7 +32,7 @@ TEST(OverrunSlack, ReadsPastTheEndCompleteWithZerosAndAreCountedWithTheirReach) 
 }
 
 TEST(OverrunSlack, ReadsBeforeTheStartAreCountedApart) {
-  const ptx::Module m = parsePtx(shiftedCopy(-2));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(-2));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.setOverrunSlack(4096);
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
@@ -72,7 +49,7 @@ TEST(OverrunSlack, ReadsBeforeTheStartAreCountedApart) {
 
 TEST(OverrunSlack, TheLaunchsOwnMarginIsNoOverrunButWhatLiesBeyondItIs) {
   // A margin of 4 bytes covers in[-1]; in[-2] lies in the slack beyond it.
-  const ptx::Module m = parsePtx(shiftedCopy(-2));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(-2));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.setOverrunSlack(4096);
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
@@ -114,7 +91,7 @@ TEST(OverrunSlack, StoresLandInTheSlackAndTheBufferKeepsItsSize) {
 
 TEST(OverrunSlack, BeyondTheSlackTheAccessStillFaults) {
   // in[10] ends 12 bytes past the buffer; a slack of 8 does not reach it.
-  const ptx::Module m = parsePtx(shiftedCopy(+3));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(+3));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.setOverrunSlack(8);
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
@@ -128,7 +105,7 @@ TEST(OverrunSlack, BeyondTheSlackTheAccessStillFaults) {
 }
 
 TEST(OverrunSlack, WithoutSlackNothingIsLoggedAndInBoundsKernelsReportNone) {
-  const ptx::Module m = parsePtx(shiftedCopy(0));
+  const ptx::Module m = parsePtx(shiftedCopyPtx(0));
   Emulator e(m, "k", {1, 1, 1}, {8, 1, 1});
   e.setOverrunSlack(64 * 1024);
   e.addBuffer("out", bytesOf(zeros<std::uint32_t>(8)));
