@@ -52,6 +52,59 @@ std::uint32_t prmt(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
   return r;
 }
 
+// The PTX SIMD video instructions vop2 / vop4 (PTX ISA "Integer Instructions: Scalar/SIMD video"):
+// vadd, vsub, vavrg, vabsdiff, vmin, vmax on two half-words or four bytes, with the default operand
+// selectors (a's elements from a, b's from b, in order: .h10/.h32, .b3210/.b7654) and the default
+// destination mask (every element), which is all nvcc emits (__vabsdiffu4, __vsads2, ...). Each
+// element is sign- or zero-extended by its operand's type, the result optionally clamped to the
+// element range of the destination type (.sat); then either merged into d (elements past the mask
+// would come from c: none with the default mask) or, with .add, summed and added to c.
+enum class SimdOp { Add, Sub, Avrg, Absdiff, Min, Max };
+
+std::uint32_t simdVideo(SimdOp op, int lanes, bool aSigned, bool bSigned, bool dSigned, bool sat, bool accumulate,
+                        std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  const int width = 32 / lanes;
+  const std::uint32_t elemMask = (1u << width) - 1;
+  auto element = [&](std::uint32_t v, int i, bool sgn) -> std::int64_t {
+    const std::uint32_t e = (v >> (width * i)) & elemMask;
+    return sgn ? static_cast<std::int64_t>(signExtend(e, width)) : static_cast<std::int64_t>(e);
+  };
+  std::uint32_t merged = 0;
+  std::int64_t sum = 0;
+  for (int i = 0; i < lanes; ++i) {
+    const std::int64_t x = element(a, i, aSigned), y = element(b, i, bSigned);
+    std::int64_t t = 0;
+    switch (op) {
+      case SimdOp::Add: t = x + y; break;
+      case SimdOp::Sub: t = x - y; break;
+      case SimdOp::Avrg: t = (x + y >= 0) ? (x + y + 1) >> 1 : (x + y) >> 1; break;
+      case SimdOp::Absdiff: t = x > y ? x - y : y - x; break;
+      case SimdOp::Min: t = std::min(x, y); break;
+      case SimdOp::Max: t = std::max(x, y); break;
+    }
+    if (sat) {
+      const std::int64_t lo = dSigned ? -(std::int64_t{1} << (width - 1)) : 0;
+      const std::int64_t hiv = dSigned ? (std::int64_t{1} << (width - 1)) - 1 : (std::int64_t{1} << width) - 1;
+      t = std::clamp(t, lo, hiv);
+    }
+    sum += t;
+    merged |= (static_cast<std::uint32_t>(t) & elemMask) << (width * i);
+  }
+  return accumulate ? static_cast<std::uint32_t>(static_cast<std::int64_t>(c) + sum) : merged;
+}
+
+// The three type qualifiers of a vop2/vop4 (.dtype.atype.btype): the instruction keeps the first
+// two in type/type2, the qualifier list has all three.
+bool thirdTypeSigned(const ptx::Function& fn, const ptx::Instruction& in) {
+  int n = 0;
+  for (Qualifier q : fn.qualifiersOf(in)) {
+    if (static_cast<std::uint16_t>(q) >= ptx::kFirstInternedQualifier) continue;
+    if (ptx::qualifierCategory(q) != ptx::QualifierCategory::Type) continue;
+    if (++n == 3) return ptx::isSignedType(static_cast<Type>(static_cast<std::uint16_t>(q)));
+  }
+  return ptx::isSignedType(in.type2);
+}
+
 }  // namespace
 
 void BlockRunner::execAlu(Warp& w, Frame& f, const Decoded& d, std::uint32_t exec) {
@@ -347,6 +400,29 @@ bool BlockRunner::execInteger(Warp& w, Frame& f, const Decoded& d, std::uint32_t
         n = clamp ? std::min<std::uint64_t>(n, 32) : (n & 31);
         if (n == 0) { put(l, 0); return; }
         put(l, U(sgn ? static_cast<std::uint64_t>(signExtend(a[l], static_cast<int>(n))) : lowBits(a[l], static_cast<int>(n))));
+      });
+      return true;
+    }
+    case Opcode::Vadd2: case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2: case Opcode::Vmin2:
+    case Opcode::Vmax2: case Opcode::Vadd4: case Opcode::Vsub4: case Opcode::Vavrg4: case Opcode::Vabsdiff4:
+    case Opcode::Vmin4: case Opcode::Vmax4: {
+      SimdOp op = SimdOp::Add;
+      switch (d.op) {
+        case Opcode::Vsub2: case Opcode::Vsub4: op = SimdOp::Sub; break;
+        case Opcode::Vavrg2: case Opcode::Vavrg4: op = SimdOp::Avrg; break;
+        case Opcode::Vabsdiff2: case Opcode::Vabsdiff4: op = SimdOp::Absdiff; break;
+        case Opcode::Vmin2: case Opcode::Vmin4: op = SimdOp::Min; break;
+        case Opcode::Vmax2: case Opcode::Vmax4: op = SimdOp::Max; break;
+        default: break;
+      }
+      const bool four = d.op == Opcode::Vadd4 || d.op == Opcode::Vsub4 || d.op == Opcode::Vavrg4 ||
+                        d.op == Opcode::Vabsdiff4 || d.op == Opcode::Vmin4 || d.op == Opcode::Vmax4;
+      const ptx::Function& fn = *f.code->function;
+      const bool accumulate = hasQualifier(fn, *d.ir, Qualifier::Add);
+      const bool aSigned = ptx::isSignedType(d.type2), bSigned = thirdTypeSigned(fn, *d.ir);
+      forEachLane(exec, [&](int l) {
+        put(l, simdVideo(op, four ? 4 : 2, aSigned, bSigned, sgn, sat, accumulate, static_cast<std::uint32_t>(a[l]),
+                         static_cast<std::uint32_t>(b[l]), static_cast<std::uint32_t>(c[l])));
       });
       return true;
     }

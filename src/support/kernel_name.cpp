@@ -68,12 +68,23 @@ constexpr std::pair<std::string_view, std::string_view> kStandardTypedefs[] = {
     {"int64_t", "long"},            {"uint64_t", "unsigned long"},  {"size_t", "unsigned long"},
     {"ptrdiff_t", "long"},          {"intptr_t", "long"},           {"uintptr_t", "unsigned long"}};
 
+// CUDA's half-precision headers name their types through typedefs as well: cuda_fp16.h
+// `typedef __half half; typedef __half2 half2;`, cuda_bf16.h `typedef __nv_bfloat16 nv_bfloat16;
+// typedef __nv_bfloat162 nv_bfloat162;` (HeCBench f16max launches hmax<half2>, which the demangler
+// prints hmax<__half2>). Not in std::, and only as a type (in template arguments or parameters):
+// a kernel named half stays half.
+constexpr std::pair<std::string_view, std::string_view> kCudaTypedefs[] = {
+    {"half", "__half"}, {"half2", "__half2"}, {"nv_bfloat16", "__nv_bfloat16"}, {"nv_bfloat162", "__nv_bfloat162"}};
+
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 std::string withStandardTypedefsSpelledOut(std::string_view name) {
   std::string out;
+  int depth = 0;  // inside template arguments or a parameter list
   for (std::size_t i = 0; i < name.size();) {
     if (!isIdentifierChar(name[i])) {
+      if (name[i] == '<' || name[i] == '(') ++depth;
+      if ((name[i] == '>' || name[i] == ')') && depth > 0) --depth;
       out += name[i++];
       continue;
     }
@@ -82,7 +93,12 @@ std::string withStandardTypedefsSpelledOut(std::string_view name) {
     const std::string_view word = name.substr(i, end - i);
     const auto* typedefName = std::find_if(std::begin(kStandardTypedefs), std::end(kStandardTypedefs),
                                            [&](const auto& t) { return t.first == word; });
-    if (typedefName == std::end(kStandardTypedefs)) {
+    const auto* cudaName = std::find_if(std::begin(kCudaTypedefs), std::end(kCudaTypedefs),
+                                        [&](const auto& t) { return t.first == word; });
+    const bool qualified = out.size() >= 2 && out.compare(out.size() - 2, 2, "::") == 0;
+    if (cudaName != std::end(kCudaTypedefs) && !qualified && depth > 0) {
+      out += cudaName->second;
+    } else if (typedefName == std::end(kStandardTypedefs)) {
       out += word;
     } else {
       if (out.size() >= 5 && out.compare(out.size() - 5, 5, "std::") == 0 &&

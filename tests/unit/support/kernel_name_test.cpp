@@ -101,6 +101,28 @@ TEST(KernelName, TemplateArgumentsMayBeWrittenWithTheStandardTypedefs) {
   EXPECT_EQ(resolveKernelName(all, "fill<uint16_t>", "k.cu"), 5u);
 }
 
+// #include <cuda_fp16.h>; template <typename T> __global__ void hmax(T const*, T const*, T*, size_t)
+// as nvcc 13.0 mangles hmax<half2> and hmax<half> (HeCBench f16max/main.cu).
+constexpr const char* kHmaxHalf2 = "_Z4hmaxI7__half2EvPKT_S3_PS1_m";
+constexpr const char* kHmaxHalf = "_Z4hmaxI6__halfEvPKT_S3_PS1_m";
+
+TEST(KernelName, TemplateArgumentsMayBeWrittenWithCudaHalfTypedefs) {
+  // cuda_fp16.h: typedef __half half; typedef __half2 half2. The source launches hmax<half2>.
+  EXPECT_TRUE(kernelNameMatches(kHmaxHalf2, "hmax<half2>"));
+  EXPECT_TRUE(kernelNameMatches(kHmaxHalf2, "hmax<__half2>"));
+  EXPECT_TRUE(kernelNameMatches(kHmaxHalf, "hmax<half>"));
+  EXPECT_FALSE(kernelNameMatches(kHmaxHalf, "hmax<half2>"));
+  EXPECT_FALSE(kernelNameMatches(kHmaxHalf2, "hmax<half>"));
+  // Whole, unqualified words only: a user's my::half or halfway is not cuda_fp16.h's half.
+  EXPECT_FALSE(kernelNameMatches(kHmaxHalf, "hmax<my::half>"));
+  EXPECT_FALSE(kernelNameMatches(kHmaxHalf, "hmax<halfway>"));
+  // A kernel named half is no type: the name stays as written (void half(float*): _Z4halfPf).
+  EXPECT_TRUE(kernelNameMatches("_Z4halfPf", "half"));
+  const std::vector<std::string> both{kHmaxHalf2, kHmaxHalf};
+  EXPECT_EQ(resolveKernelName(both, "hmax<half>", "main.cu"), 1u);
+  EXPECT_EQ(resolveKernelName(both, "hmax<half2>", "main.cu"), 0u);
+}
+
 TEST(KernelName, AnUnknownNameListsTheKernels) {
   try {
     resolveKernelName({kSaxpy, "vecAdd"}, "scale", "k.cu");
