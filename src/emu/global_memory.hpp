@@ -102,8 +102,7 @@ class GlobalMemory {
     // find() puts address inside a; bytes is compared with what is left so no sum can wrap.
     if (!a || bytes > a->size - (address - a->base)) return nullptr;
     const std::uint64_t offset = address - a->base;
-    if (a->slack != 0 && (offset < a->slack || offset + bytes > a->size - a->slack)) [[unlikely]]
-      noteOverrun(*a, offset, bytes);
+    if (a->slack != 0 && !a->quiet(address, bytes)) [[unlikely]] noteOverrun(*a, offset, bytes);
     return const_cast<std::byte*>(a->data.data()) + offset;
   }
   [[nodiscard]] const Allocation* find(std::uint64_t address) const;
