@@ -24,8 +24,8 @@ std::uint64_t GlobalMemory::allocate(const std::string& name, std::uint64_t user
   if (next_ == 0) next_ = kGlobalBase;
   // Both below 2^47 (the address space), so the sum cannot wrap.
   if (userSize > kAddressSpaceEnd || margin > kAddressSpaceEnd || slack_ > kAddressSpaceEnd)
-    throw Error(fmt::format("global buffer '{}' of {} bytes with a margin of {} bytes does not fit the device's "
-                            "address space (2^47 bytes)", name, userSize, margin + slack_));
+    throw Error(fmt::format("global buffer '{}' of {} bytes with a margin of {} bytes (and {} of overrun slack) does "
+                            "not fit the device's address space (2^47 bytes)", name, userSize, margin, slack_));
   margin += slack_;  // the slack lies outside the launch's margin (all three below 2^47: no wrap)
   const std::uint64_t size = userSize + 2 * margin;
   checkAllocation(fmt::format("buffer '{}'", name), size, allocatedBytes_);
