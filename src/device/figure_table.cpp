@@ -187,6 +187,8 @@ std::vector<FigureSpec> buildSpecs() {
        setSectionInt<&Device::memory, &Memory::dramPartitionBytes>},
       {"memory.l2_partitions", K::PositiveInt, G::Memory, R::No,
        setSectionInt<&Device::memory, &Memory::l2Partitions>},
+      {"memory.l2_ecc_word_bytes", K::PositiveInt, G::Memory, R::No,
+       setSectionInt<&Device::memory, &Memory::l2EccWordBytes>},
   };
   for (int i = 0; i < static_cast<int>(InstructionClass::Count_); ++i) {
     const auto cls = static_cast<InstructionClass>(i);
@@ -222,6 +224,8 @@ std::vector<FigureSpec> buildSpecs() {
   s.push_back({"timing.register_bank_reads", K::PositiveNumber, G::Timing, R::No,
                setTimingDouble<&Timing::registerBankReads>});
   s.push_back({"timing.l2_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l2BytesPerClock>});
+  s.push_back({"timing.l2_write_bytes_per_clk", K::PositiveNumber, G::Timing, R::No,
+               setTimingDouble<&Timing::l2WriteBytesPerClock>});
   s.push_back({"timing.l1_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l1BytesPerClock>});
   s.push_back({"timing.l1_caches_global", K::NonNegativeInt, G::Timing, R::No, setTimingL1CachesGlobal});
   s.push_back({"timing.unified_alu", K::NonNegativeInt, G::Timing, R::No, setTimingUnifiedAlu});

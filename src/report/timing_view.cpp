@@ -188,6 +188,10 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
                                          m.l2Hits,
                                          m.l2PeerHits > 0 ? fmt::format(" ({} brought in by other SMs)", m.l2PeerHits) : "",
                                          m.dramSectors, m.dramSectors - m.dramWriteSectors, m.dramWriteSectors));
+  if (m.l2PartialWordWrites > 0)
+    mem.emplace_back("L2 writes", fmt::format("{} sectors stored, {} of them in part of an ECC word (a read-modify-write "
+                                              "each: two L2 sector times)",
+                                              m.l2WriteSectors, m.l2PartialWordWrites));
   mem.emplace_back("shared", fmt::format("{} requests, {} wavefronts ({:.2f} per request)", m.sharedRequests,
                                          m.sharedWavefronts,
                                          m.sharedRequests ? static_cast<double>(m.sharedWavefronts) / static_cast<double>(m.sharedRequests) : 0.0));
@@ -340,6 +344,7 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
                       {"sectors", m.sectorsRequested}, {"l1_hits", m.l1Hits}, {"l2_hits", m.l2Hits},
                       {"l2_hits_from_other_sms", m.l2PeerHits},
                       {"dram_sectors", m.dramSectors}, {"dram_write_sectors", m.dramWriteSectors},
+                      {"l2_write_sectors", m.l2WriteSectors}, {"l2_partial_word_writes", m.l2PartialWordWrites},
                       {"dram_bytes", m.dramBytes},
                       {"shared_requests", m.sharedRequests}, {"shared_wavefronts", m.sharedWavefronts},
                       {"atomic_unit_busy_cycles", m.atomicUnitBusyCycles},

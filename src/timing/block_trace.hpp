@@ -28,6 +28,9 @@ struct MemoryRequest {
   std::uint16_t wavefronts = 0;      // shared memory
   std::uint16_t idealWavefronts = 0; // without bank conflicts (1 per phase)
   std::uint16_t sameWordLanes = 0;   // global atomics: the most lanes on one word (trace::sameWordLanes)
+  // Global stores on a GPU with L2 ECC: sectors written in part of a code word
+  // (trace::sectorsWritingPartOfAWord), each a read-modify-write in the L2.
+  std::uint16_t partialWordSectors = 0;
 };
 
 struct BlockTrace {

@@ -23,9 +23,15 @@ double dramBoundCycles(const TimingConfig& config, const MemoryCounters& memory)
   return cycles;
 }
 
+// The L2 pipe's time (MemorySystem::throughL2): read and atomic sectors at the read share, written
+// sectors at the write share, a read-modify-write (part of an ECC word written) twice.
 double l2BoundCycles(const TimingConfig& config, const MemoryCounters& memory) {
   if (!(config.l2BytesPerCycle > 0)) return 0;
-  return static_cast<double>(memory.sectorsRequested - memory.l1Hits) * config.sectorBytes / config.l2BytesPerCycle;
+  const std::uint64_t beyondL1 = memory.sectorsRequested - std::min(memory.l1Hits, memory.sectorsRequested);
+  const std::uint64_t written = std::min(memory.l2WriteSectors, beyondL1);
+  const double writeShare = config.l2WriteBytesPerCycle > 0 ? config.l2WriteBytesPerCycle : config.l2BytesPerCycle;
+  return static_cast<double>(beyondL1 - written) * config.sectorBytes / config.l2BytesPerCycle +
+         static_cast<double>(written + memory.l2PartialWordWrites) * config.sectorBytes / writeShare;
 }
 
 std::vector<Bound> simulatedBounds(const TimingConfig& config, const TimingResult& result) {

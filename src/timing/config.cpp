@@ -268,8 +268,30 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
   if (d.timing.l2BytesPerClock > 0) {
     c.l2BytesPerCycle = d.timing.l2BytesPerClock / d.smCount;
     c.provenance.push_back({"L2 bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.l2BytesPerCycle), "timing.l2_bytes_per_clk / SMs"});
+    // Stores hold the same pipe at their own rate where it was measured (mt4g's L2 write program
+    // reaches 42-86 % of the read figure: docs/timing.md, "L2 writes").
+    if (d.timing.l2WriteBytesPerClock > 0) {
+      c.l2WriteBytesPerCycle = d.timing.l2WriteBytesPerClock / d.smCount;
+      c.provenance.push_back({"L2 write bandwidth share", fmt::format("{:.2f} B per cycle per SM", c.l2WriteBytesPerCycle),
+                              "timing.l2_write_bytes_per_clk / SMs"});
+    } else {
+      c.l2WriteBytesPerCycle = c.l2BytesPerCycle;
+      c.provenance.push_back({"L2 write bandwidth share", "the read share",
+                              "no timing.l2_write_bytes_per_clk for this device: a stored sector costs the L2 what a "
+                              "read one does"});
+    }
   } else {
     c.provenance.push_back({"L2 bandwidth", "not limited", "no timing.l2_bytes_per_clk for this device"});
+  }
+  if (d.memory.l2EccWordBytes > 0) {
+    if (c.sectorBytes > 64 || c.sectorBytes % d.memory.l2EccWordBytes != 0)
+      throw Error(fmt::format("device '{}': memory.l2_ecc_word_bytes {} must divide the sector size ({} bytes, at most 64)", d.name,
+                              d.memory.l2EccWordBytes, c.sectorBytes));
+    c.l2EccWordBytes = d.memory.l2EccWordBytes;
+    c.provenance.push_back({"L2 ECC", fmt::format("{}-byte code words: a store writing part of one is a read-modify-write "
+                                                  "(two L2 sector times)",
+                                                  c.l2EccWordBytes),
+                            "memory.l2_ecc_word_bytes"});
   }
   // The L1 data path: where measured (timing.l1_bytes_per_clk), wide loads move that many bytes a
   // clock; a warp instruction still takes warp size / lanes per scheduler to issue its addresses

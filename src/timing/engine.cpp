@@ -423,6 +423,11 @@ struct TimingEngine::Impl {
         m.minimalSectors = std::min(m.minimalSectors, m.sectorCount);
         if (s.kind == trace::InstrKind::Atomic && s.space == trace::MemorySpace::Global)
           m.sameWordLanes = static_cast<std::uint16_t>(trace::sameWordLanes(r.addresses, r.activeMask, bytes));
+        if (s.kind == trace::InstrKind::Store && s.space == trace::MemorySpace::Global && config.l2EccWordBytes > 0)
+          m.partialWordSectors = static_cast<std::uint16_t>(std::min<std::uint32_t>(
+              m.sectorCount, trace::sectorsWritingPartOfAWord(r.addresses, r.activeMask, bytes,
+                                                               static_cast<unsigned>(config.sectorBytes),
+                                                               static_cast<unsigned>(config.l2EccWordBytes))));
       }
       op.memory = static_cast<std::uint32_t>(current->memory.size());
       current->memory.push_back(m);

@@ -163,6 +163,8 @@ TimingResult extrapolateIterations(const TimingResult& atA, const TimingResult& 
   m.dramSectors = affineCount(ma.dramSectors, m.dramSectors, f);
   m.l2PeerHits = affineCount(ma.l2PeerHits, m.l2PeerHits, f);
   m.dramWriteSectors = affineCount(ma.dramWriteSectors, m.dramWriteSectors, f);
+  m.l2WriteSectors = affineCount(ma.l2WriteSectors, m.l2WriteSectors, f);
+  m.l2PartialWordWrites = affineCount(ma.l2PartialWordWrites, m.l2PartialWordWrites, f);
   m.l2SlotSectors = affineCount(ma.l2SlotSectors, m.l2SlotSectors, f);
   m.sharedRequests = affineCount(ma.sharedRequests, m.sharedRequests, f);
   m.sharedWavefronts = affineCount(ma.sharedWavefronts, m.sharedWavefronts, f);

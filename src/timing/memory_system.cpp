@@ -19,6 +19,8 @@ MemorySystem::MemorySystem(const TimingConfig& config, WriteBack writeBack, doub
       l2Near_(config.l2Partitions > 1 && config.l2FarLatency > 0 ? config.l2BytesShare / config.l2Partitions : 0,
               config.lineBytes, config.sectorBytes, config.l2Ways),
       l2SectorCycles_(config.l2BytesPerCycle > 0 ? config.sectorBytes / config.l2BytesPerCycle : 0),
+      l2WriteSectorCycles_(config.l2WriteBytesPerCycle > 0 ? config.sectorBytes / config.l2WriteBytesPerCycle
+                                                           : l2SectorCycles_),
       dramSectorCycles_(config.dramBytesPerCycle > 0 ? config.sectorBytes / config.dramBytesPerCycle : 0),
       dramTurnaroundCycles_(config.dramMixedBytesPerCycle > 0 && config.dramBytesPerCycle > 0
                                 ? std::max(0.0, config.sectorBytes / config.dramMixedBytesPerCycle - dramSectorCycles_)
@@ -99,11 +101,16 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
 // behind others for the bandwidth — the queue is the bandwidth limit, counted once.
 [[gnu::always_inline]] inline double MemorySystem::throughL2(double now, std::uint64_t sector, Access kind,
                                                              MemoryCounters& counters, double& slotFree,
-                                                             double ownFetchFraction) {
+                                                             double ownFetchFraction, int writeSlots) {
   double start = now;
   if (config_.l2BytesPerCycle > 0) {
+    // Reads and writes share the pipe, each at its own measured rate (timing.l2_write_bytes_per_clk).
     start = std::max(now, l2FreeAt_);
-    l2FreeAt_ = start + l2SectorCycles_;
+    l2FreeAt_ = start + (kind == Access::Write ? l2WriteSectorCycles_ * writeSlots : l2SectorCycles_);
+  }
+  if (kind == Access::Write) {
+    ++counters.l2WriteSectors;
+    if (writeSlots > 1) ++counters.l2PartialWordWrites;
   }
   // The L2 is write-back (write_back.hpp says when a dirty sector's DRAM write is charged). Without
   // an L2 to hold it (or under a what-if hit rate) a write that misses goes to DRAM at once.
@@ -250,8 +257,25 @@ double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, 
 
 // A store goes to the L2 (no L1 allocation): it occupies the L2 pipe and, where it dirties a
 // sector, the DRAM pipe for the write-back; the warp does not wait for it.
-double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters) {
-  return viaL2(now, sectors, count, Access::Write, counters);
+//
+// A store that writes part of an ECC word (partialWordSectors of them, the first ones: which ones
+// changes no total) makes the L2 read the word, merge the bytes and recompute the code before it
+// writes: two pipe times. V100 whitepaper ("ECC Memory Resiliency"): SECDED ECC protects GV100's
+// L2, 8 check bits per 8 bytes. The H100 SXM5's naive transpose (4-byte stores, 32 sectors a warp:
+// suite transpose-yencal-h100-sxm) runs at 0.227 written sectors per clock per SM, half of the
+// 0.45 that mt4g's whole-sector L2 write program reaches on it.
+double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters,
+                           int partialWordSectors) {
+  counters.sectorsRequested += static_cast<std::uint64_t>(count);
+  double done = now;
+  for (int i = 0; i < count; ++i) {
+    double slotFree = 0;
+    const double ready =
+        throughL2(now, sectors[i], Access::Write, counters, slotFree, ownFetchFraction_, i < partialWordSectors ? 2 : 1);
+    track(now, slotFree);
+    done = std::max(done, ready);
+  }
+  return done;
 }
 
 // Atomics to one address are serialised at the L2 (CUDA guide, "Atomic Functions"; one

@@ -50,8 +50,11 @@ class MemorySystem {
               bool laterWave = false);
   // A store (no L1 allocation; write-back L2: a sector it dirties costs a DRAM write when it is
   // dirtied or evicted, or none within the kernel where the grid's data fit the L2: write_back.hpp);
-  // returns when the pipeline accepted it.
-  double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters);
+  // returns when the pipeline accepted it. The first `partialWordSectors` of the sectors are
+  // written in part of an L2 ECC word (TimingConfig::l2EccWordBytes): each holds the L2 pipe for
+  // a read-modify-write, twice a whole sector's write time.
+  double store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters,
+               int partialWordSectors = 0);
   // An atomic or reduction: performed at the L2; returns when the result is back. Each sector's
   // operations wait for the L2 atomic unit of that sector, which performs `sameWordLanes`
   // operations on one word one after another (TimingConfig::l2AtomicCycles each, times the GPU's
@@ -63,8 +66,9 @@ class MemorySystem {
 
  private:
   enum class Access { Read, Write, Atomic };
+  // `writeSlots`: the L2 pipe times a written sector holds (2: a read-modify-write).
   double throughL2(double now, std::uint64_t sector, Access kind, MemoryCounters& counters, double& slotFree,
-                   double ownFetchFraction);
+                   double ownFetchFraction, int writeSlots = 1);
   // One sector through this SM's share of the DRAM bandwidth, queued from `start`; returns when
   // its data is back and sets when it gives back its C_mem slot.
   // `write`: a write-back (else a read): the pipe's time per sector grows with the mix of the two
@@ -91,8 +95,10 @@ class MemorySystem {
   // memory accesses from SMs in the GPCs directly connected to the partition"). Disabled (0 bytes)
   // on a one-piece L2.
   SectoredCache l2Near_;
-  // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once.
+  // Cycles the L2 and DRAM pipes are busy per sector (sector bytes / bandwidth), divided once:
+  // a read (or atomic) sector, a written one.
   double l2SectorCycles_ = 0;
+  double l2WriteSectorCycles_ = 0;
   double dramSectorCycles_ = 0;
   // Extra pipe cycles per direction change between DRAM reads and writes (0: not modelled), and
   // the DRAM reads and writes so far, whose mix says how often the direction changes.

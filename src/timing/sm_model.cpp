@@ -678,7 +678,8 @@ class Sm {
           complete = memory_.load(now, list, sectors, d.viaL1, mc, laterWave);
         } else if (d.kind == trace::InstrKind::Store) {
           ++mc.globalStores;
-          memory_.store(now, list, sectors, mc);
+          // A perfectly coalesced store (the what-if) writes whole words.
+          memory_.store(now, list, sectors, mc, config_.perfectCoalescing || m == nullptr ? 0 : m->partialWordSectors);
           complete = now + d.latency;
         } else {
           ++mc.atomics;

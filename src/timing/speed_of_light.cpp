@@ -42,8 +42,18 @@ SpeedOfLight speedOfLight(const TimingConfig& config, const TimingResult& result
                              config.sharedWavefrontCycles > 0 ? wavefrontBytes / config.sharedWavefrontCycles : 0,
                              cycles, "shared wavefronts x banks x bank width (the data path's capacity used)",
                              "shared_memory_banks x shared_memory_bank_width per timing.shared_wavefront_cycles"));
-  sol.memory.push_back(level("L2", static_cast<double>(m.sectorsRequested - std::min(m.l1Hits, m.sectorsRequested)) * sector,
-                             config.l2BytesPerCycle, cycles, "sectors that missed the L1 x sector bytes",
+  // The L2 pipe's capacity used, as the shared level counts wavefronts: written sectors weigh
+  // read share / write share, a read-modify-write twice that (bounds.cpp, l2BoundCycles).
+  const bool writesApart = config.l2BytesPerCycle > 0 &&
+                           (m.l2PartialWordWrites > 0 || (m.l2WriteSectors > 0 && config.l2WriteBytesPerCycle > 0 &&
+                                                          config.l2WriteBytesPerCycle != config.l2BytesPerCycle));
+  const double l2Bytes = writesApart
+                             ? detail::l2BoundCycles(config, m) * config.l2BytesPerCycle
+                             : static_cast<double>(m.sectorsRequested - std::min(m.l1Hits, m.sectorsRequested)) * sector;
+  sol.memory.push_back(level("L2", l2Bytes, config.l2BytesPerCycle, cycles,
+                             writesApart ? "sectors that missed the L1 x sector bytes, a written one weighted by the read "
+                                           "/ write bandwidth ratio and a read-modify-write twice (the pipe's capacity used)"
+                                         : "sectors that missed the L1 x sector bytes",
                              config.l2BytesPerCycle > 0 ? "timing.l2_bytes_per_clk / SMs"
                                                         : "none: the device gives no timing.l2_bytes_per_clk"));
   sol.memory.push_back(level("DRAM", m.dramBytes, config.dramBytesPerCycle, cycles,

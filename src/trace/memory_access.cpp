@@ -45,6 +45,52 @@ std::int64_t affineStride(const std::array<std::uint64_t, kWarpLanes>& addresses
 
 }  // namespace
 
+std::uint32_t sectorsWritingPartOfAWord(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask,
+                                        unsigned bytesPerLane, unsigned sectorBytes, unsigned wordBytes) {
+  if (sectorBytes == 0 || sectorBytes > 64 || wordBytes == 0 || sectorBytes % wordBytes != 0) return 0;
+  const unsigned bytes = std::max(1u, bytesPerLane);
+  // The bytes written per sector, one bit a byte; a lane's access spans at most bytes / sector + 1
+  // sectors (16-byte accesses: 1, as CUDA aligns them).
+  struct Written {
+    std::uint64_t sector = 0;
+    std::uint64_t mask = 0;
+  };
+  std::array<Written, kWarpLanes * 4> written{};
+  std::size_t count = 0;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    if ((activeMask >> lane & 1u) == 0) continue;
+    // Bytes past 2^64 are not counted (no sum wraps).
+    std::uint64_t address = addresses[lane];
+    for (std::uint64_t remaining = std::min<std::uint64_t>(bytes, ~address + 1 == 0 ? bytes : ~address + 1);
+         remaining > 0;) {
+      const std::uint64_t sector = address / sectorBytes;
+      const unsigned offset = static_cast<unsigned>(address % sectorBytes);
+      const unsigned span = static_cast<unsigned>(std::min<std::uint64_t>(sectorBytes - offset, remaining));
+      remaining -= span;
+      const std::uint64_t bits = (span >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << span) - 1) << offset;
+      std::size_t i = 0;
+      while (i < count && written[i].sector != sector) ++i;
+      if (i == count) {
+        if (count == written.size()) break;  // beyond any real request: counted as written
+        written[count++] = {sector, 0};
+      }
+      written[i].mask |= bits;
+      address += span;  // wraps to 0 only when remaining is 0
+    }
+  }
+  const std::uint64_t wordMask = wordBytes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << wordBytes) - 1;
+  std::uint32_t partial = 0;
+  for (std::size_t i = 0; i < count; ++i)
+    for (unsigned word = 0; word < sectorBytes / wordBytes; ++word) {
+      const std::uint64_t bits = written[i].mask >> (word * wordBytes) & wordMask;
+      if (bits != 0 && bits != wordMask) {
+        ++partial;
+        break;
+      }
+    }
+  return partial;
+}
+
 GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>& addresses,
                                     std::uint32_t activeMask, unsigned bytesPerLane, unsigned sectorBytes,
                                     unsigned lineBytes, std::vector<std::uint64_t>* sectorsOut) {

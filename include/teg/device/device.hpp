@@ -99,6 +99,10 @@ struct Memory {
   // L2 partitions an SM sees at different latencies (A100: 2, each caching for the GPCs wired to
   // it); 0 or 1: one L2. The far latency is the measured figure latency.l2_far.
   int l2Partitions = 0;        // [memory.l2_partitions]
+  // Bytes one ECC code word of the L2 covers (SECDED over 8-byte words on the data-centre dies:
+  // V100 whitepaper, "ECC Memory Resiliency"); 0 = no ECC in the L2. A store that writes part of
+  // a word makes the L2 read the word to recompute its code: a read-modify-write.
+  int l2EccWordBytes = 0;      // [memory.l2_ecc_word_bytes]
 };
 
 // Rows of the CUDA C++ Programming Guide's arithmetic throughput table ("results per clock cycle
@@ -196,6 +200,9 @@ struct Device {
     // a cycle (0 = not modelled: no published mapping).
     double registerBanks = 0, registerBankReads = 0;
     double l2BytesPerClock = 0;        // [timing.l2_bytes_per_clk] whole-GPU L2 bandwidth
+    // [timing.l2_write_bytes_per_clk] whole-GPU L2 bandwidth of stores (sectors written x 32 B per
+    // clock); 0 = the same as l2BytesPerClock.
+    double l2WriteBytesPerClock = 0;
     // [timing.l1_bytes_per_clk] bytes the L1 data path moves per clock per SM (wide loads); 0 =
     // the LD/ST lanes x 4 bytes. The lanes still bound a warp instruction's addresses.
     double l1BytesPerClock = 0;

@@ -116,6 +116,12 @@ struct TimingConfig {
   int dramPartitions = 1;
   int dramPartitionBytes = 0;
   double l2BytesPerCycle = 0;        // this SM's share of the L2 bandwidth
+  // This SM's share of the L2 bandwidth for stores (timing.l2_write_bytes_per_clk; the read
+  // share where the device gives none). A stored sector holds the L2 pipe sectorBytes / this.
+  double l2WriteBytesPerCycle = 0;
+  // memory.l2_ecc_word_bytes: a store that writes part of an ECC word of a sector costs the L2
+  // a read-modify-write, twice a whole sector's write time (MemorySystem::store). 0: no ECC.
+  int l2EccWordBytes = 0;
   double lsuBytesPerCycle = 0;       // L1/LSU data path of one SM, bytes per cycle
   int maxOutstandingSectors = 0;     // memory-pipeline concurrency C_mem (Lai eq. 3.1-3.2)
   double barrierLatency = 0;         // cycles from the last arrival to the release

@@ -52,6 +52,8 @@ struct MemoryCounters {
   std::uint64_t l2PeerHits = 0;        // of l2Hits: sectors other SMs had brought into the L2 (l2_sharing.hpp)
   std::uint64_t dramWriteSectors = 0;  // of dramSectors: write-backs of sectors stores dirtied (write_back.hpp)
   std::uint64_t l2SlotSectors = 0;     // L2-served sectors that held a C_mem slot (no L2 bandwidth figure)
+  std::uint64_t l2WriteSectors = 0;    // of sectorsRequested: sectors stores wrote to the L2
+  std::uint64_t l2PartialWordWrites = 0;  // of l2WriteSectors: written in part of an ECC word (read-modify-write)
   std::uint64_t sharedRequests = 0, sharedWavefronts = 0;
   double dramBytes = 0;
   double lsuBusyCycles = 0;  // cycles the LD/ST data path was held by global accesses (its lanes or its bytes)

@@ -28,6 +28,14 @@ GlobalAccessShape globalAccessShape(const std::array<std::uint64_t, kWarpLanes>&
                                     unsigned sectorBytes, unsigned lineBytes,
                                     std::vector<std::uint64_t>* sectorsOut = nullptr);
 
+// Of the sectors a warp's store writes, those in which it writes part of a `wordBytes`-byte word
+// (an L2 ECC code word: the L2 must read the word to recompute its code). The active lanes' bytes
+// are merged per sector first, so two 4-byte lanes that fill one 8-byte word write all of it and a
+// coalesced float store writes no partial word; a lane of a transposed store writes 4 of a
+// sector's 32 bytes. `wordBytes` must divide `sectorBytes`, which must be at most 64.
+std::uint32_t sectorsWritingPartOfAWord(const std::array<std::uint64_t, kWarpLanes>& addresses, std::uint32_t activeMask,
+                                        unsigned bytesPerLane, unsigned sectorBytes, unsigned wordBytes);
+
 // How a warp's global request becomes memory traffic (CUDA guide, "Global Memory" of each compute
 // capability; Lai §3.2.3.4): the distinct 32-byte sectors it touches (cc 2.0 and later), or the
 // transactions of compute capability 1.x's per-half-warp segment rules (below).
