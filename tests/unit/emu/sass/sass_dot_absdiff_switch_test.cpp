@@ -1,4 +1,4 @@
-// SASS forms `--isa auto` used to leave to the PTX because the SASS emulator did not run
+// Three SASS forms `--isa auto` used to leave to the PTX because the SASS emulator did not run
 // them, each checked on every architecture against values worked out from the definitions
 // (CUDA Math API, PTX ISA) and against the PTX emulator, bit for bit:
 //
@@ -8,6 +8,8 @@
 //   inline PTX): per-byte |a - b|, or their sum plus c. sm_120's ptxas builds the same
 //   intrinsics from VIMNMX.U8x4 / .S8x4 and VIADD.U8x4 / .S8x4, packed forms the emulator used
 //   to run as 32-bit operations.
+// - BRX (a dense `switch` with fall-through, jenkins hash's tail): an indirect branch through a
+//   jump table in constant bank 2, each lane of the warp taking another case.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -19,6 +21,7 @@
 
 #include "sass_support.hpp"
 #include "teg/emu/launch.hpp"
+#include "teg/support/error.hpp"
 
 namespace teg::emu::sasstest {
 namespace {
@@ -236,6 +239,107 @@ TEST_P(SassDotAbsdiffSwitch, ByteAbsoluteDifferencesAreThoseOfTheCudaMathApi) {
                                          << " b 0x" << w.b[i] << " c 0x" << w.c[i];
   }
   EXPECT_EQ(firstDifference(sass.buffer("o"), ptx.buffer("o")), -1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// jenkins hash's tail (zjin-lcf/HeCBench jenkins-hash): a switch over the bytes left, each case
+// falling through to the next. ptxas makes jump tables of it (LDC from c[0x2], BRX).
+const char* const kSwitch = R"(
+__global__ void tail(const unsigned* k, const int* len, unsigned* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned a = 0x9e3779b9u, b = a, c = 0;
+  const unsigned* p = k + 12 * i;
+  switch (len[i]) {
+    case 12: c += p[11] << 24;
+    case 11: c += p[10] << 16;
+    case 10: c += p[9] << 8;
+    case 9: c += p[8];
+    case 8: b += p[7] << 24;
+    case 7: b += p[6] << 16;
+    case 6: b += p[5] << 8;
+    case 5: b += p[4];
+    case 4: a += p[3] << 24;
+    case 3: a += p[2] << 16;
+    case 2: a += p[1] << 8;
+    case 1: a += p[0]; break;
+    case 0: c = 77; break;
+    default: c = 5; a = 0;
+  }
+  c ^= b; c -= (b << 14) | (b >> 18);
+  out[i] = a ^ c;
+}
+)";
+
+std::uint32_t expectedTail(const std::uint32_t* p, int len) {
+  std::uint32_t a = 0x9e3779b9u, b = a, c = 0;
+  // The switch written as the cases it runs: case n adds bytes n-1 down to 0 (fall-through).
+  if (len < 0 || len > 12) {
+    c = 5;
+    a = 0;
+  } else if (len == 0) {
+    c = 77;
+  } else {
+    const int shifts[12] = {0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24};
+    for (int j = len - 1; j >= 0; --j) {
+      const std::uint32_t add = p[j] << shifts[j];
+      if (j >= 8) c += add;
+      else if (j >= 4) b += add;
+      else a += add;
+    }
+  }
+  c ^= b;
+  c -= (b << 14) | (b >> 18);
+  return a ^ c;
+}
+
+TEST_P(SassDotAbsdiffSwitch, BrxSendsEachLaneToItsCaseAndTheWarpReconverges) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_brx", kSwitch, GetParam());
+  ASSERT_TRUE(hasOpcode(c, "BRX")) << "ptxas made no jump table (BRX) on " << GetParam();
+  constexpr int n = 64;  // two warps: lane i takes case i % 16 (13..15: the default), -1 in one lane
+  std::vector<std::int32_t> len(n);
+  for (int i = 0; i < n; ++i) len[i] = (i * 7 + i / 32) % 16;
+  len[40] = -1;
+  std::vector<std::uint32_t> words(12 * n);
+  std::mt19937 rng(47);
+  for (auto& v : words) v = rng() & 0xff;
+  LaunchDescription l;
+  l.kernel = "tail";
+  l.grid = {2, 1, 1};
+  l.block = {32, 1, 1};
+  l.args = {buffer("k", ScalarType::U32, 12 * n), buffer("len", ScalarType::I32, n), buffer("out", ScalarType::U32, n)};
+  Emulator sass(c.ptx, l), ptx(c.ptx, l);
+  for (Emulator* e : {&sass, &ptx}) {
+    fill(*e, "k", words);
+    fill(*e, "len", len);
+  }
+  sass.selectSass(c.sass, c.smVersion, c.cubin);
+  sass.run();
+  ptx.run();
+  const auto got = contents<std::uint32_t>(sass, "out");
+  for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], expectedTail(&words[12 * i], len[i])) << "thread " << i << " len " << len[i];
+  EXPECT_EQ(firstDifference(sass.buffer("out"), ptx.buffer("out")), -1);
+}
+
+// Without the cubin, constant bank 2 reads zeros, so the jump table sends every lane to the
+// section's address 0: the BRX must stop with an error, not restart the kernel.
+TEST_P(SassDotAbsdiffSwitch, BrxRefusesATargetOutsideItsBranchTargets) {
+  TEG_SASS_TOOLS_OR_SKIP();
+  const Compiled& c = compileSource("sass_brx", kSwitch, GetParam());
+  LaunchDescription l;
+  l.kernel = "tail";
+  l.grid = {1, 1, 1};
+  l.block = {32, 1, 1};
+  l.args = {buffer("k", ScalarType::U32, 12 * 32), buffer("len", ScalarType::I32, 32, IotaInit{}),
+            buffer("out", ScalarType::U32, 32)};
+  Emulator sass(c.ptx, l);
+  sass.selectSass(c.sass, c.smVersion);  // no cubin
+  try {
+    sass.run();
+    FAIL() << "the run went on with a jump table of zeros";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not one of the instruction's BRANCH_TARGETS"), std::string::npos) << e.what();
+  }
 }
 
 // sm_70 (CUDA 11.8's ptxas) is left out: its jump tables and IDP forms were not looked at.
