@@ -438,6 +438,21 @@ bool BlockRunner::execInteger(Warp& w, Frame& f, const Decoded& d, std::uint32_t
       });
       return true;
     }
+    case Opcode::Dp2a: {
+      // dp2a.{lo,hi}.atype.btype d, a, b, c (PTX ISA "Integer Arithmetic Instructions: dp2a"):
+      // c + a.h0 * b.b0 + a.h1 * b.b1 (.lo) or with b's bytes 2 and 3 (.hi), wrapping to 32 bits.
+      const bool as = ptx::isSignedType(d.type), bs = ptx::isSignedType(d.type2);
+      const int firstByte = d.ir->has(ptx::modifier::kHi) ? 2 : 0;
+      forEachLane(exec, [&](int l) {
+        std::int64_t sum = static_cast<std::int64_t>(static_cast<std::int32_t>(c[l]));
+        for (int k = 0; k < 2; ++k) {
+          const std::uint64_t x = (a[l] >> (16 * k)) & 0xffffu, y = (b[l] >> (8 * (firstByte + k))) & 0xffu;
+          sum += (as ? signExtend(x, 16) : static_cast<std::int64_t>(x)) * (bs ? signExtend(y, 8) : static_cast<std::int64_t>(y));
+        }
+        put(l, static_cast<std::uint64_t>(sum) & 0xffffffffu);
+      });
+      return true;
+    }
     case Opcode::Not:
       forEachLane(exec, [&](int l) { put(l, U(~a[l])); });
       return true;

@@ -320,6 +320,27 @@ void SassBlockRunner::splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_
   }
 }
 
+// BRX Ra imm: the pc of lane `lane`'s target, the 64-bit pair Ra:Ra+1 (a section-relative address
+// from the jump table, sign-extended by ptxas's SHF.R.S32.HI) plus the immediate plus the address
+// of the next instruction (decodeBrx). It must be an instruction and, when nvdisasm listed the
+// BRANCH_TARGETS, one of them.
+std::uint32_t SassBlockRunner::indirectBranchTarget(const SassWarp& w, int lane, const SassInstr& in) {
+  const SassProgram& prog = *ctx_.program;
+  const Opnd& reg = in.op[0];
+  std::uint64_t address = w.r[reg.row][lane] | (std::uint64_t{w.r[reg.row + 1][lane]} << 32);
+  if (in.nops > 1 && in.op[1].kind == OpndKind::Imm) address += static_cast<std::uint64_t>(in.op[1].imm64);
+  address += std::uint64_t{in.ir->address} + 16;
+  const std::int64_t pc = prog.pcOf(address);
+  if (pc < 0) fail(w, lane, in, fmt::format("indirect branch target 0x{:x} is not an instruction of the kernel", address));
+  const auto target = static_cast<std::uint32_t>(pc);
+  if (in.aux == 0 || in.aux > prog.branchTargets.size()) return target;
+  const std::vector<std::uint32_t>& allowed = prog.branchTargets[in.aux - 1];
+  if (std::find(allowed.begin(), allowed.end(), target) == allowed.end())
+    fail(w, lane, in, fmt::format("indirect branch target 0x{:x} is not one of the instruction's BRANCH_TARGETS "
+                                  "(a jump table read from a constant bank 2 without the kernel's cubin?)", address));
+  return target;
+}
+
 std::uint32_t SassBlockRunner::liveThreads() const {
   std::uint32_t n = 0;
   for (const auto& w : warps_) n += static_cast<std::uint32_t>(std::popcount(w->validMask & ~w->exitedMask));
@@ -527,16 +548,9 @@ void SassBlockRunner::runWarp(std::size_t wi, std::uint32_t budget) {
           break;
         }
         std::uint32_t targets[kSassLanes];
-        const Opnd& reg = in.op[0];
         for (std::uint32_t m = exec; m; m &= m - 1) {
           const int l = std::countr_zero(m);
-          // BRX R, -0x..: a section-relative address in R (plus the immediate when printed).
-          std::uint64_t address = w.r[reg.row][l];
-          if (in.nops > 1 && in.op[1].kind == OpndKind::Imm) address += static_cast<std::uint64_t>(in.op[1].imm64);
-          address += prog.instrs[g->pc].ir->address + 16;  // relative to the next instruction
-          const std::int64_t pc = prog.pcOf(address & 0xffffffffull);
-          if (pc < 0) fail(w, l, in, fmt::format("indirect branch target 0x{:x} is not an instruction", address));
-          targets[l] = static_cast<std::uint32_t>(pc);
+          targets[l] = indirectBranchTarget(w, l, in);
         }
         splitByTarget(w, rt, gi, exec, targets);
         gi = pickGroup(rt);

@@ -130,6 +130,7 @@ class SassBlockRunner {
   void exitLanes(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t lanes);
   void release(SassWarp& w, SassWarpRuntime& rt);
   bool releaseStuckBsync(SassWarpRuntime& rt);
+  std::uint32_t indirectBranchTarget(const SassWarp& w, int lane, const SassInstr& in);
   void splitByTarget(SassWarp& w, SassWarpRuntime& rt, std::size_t gi, std::uint32_t exec, const std::uint32_t* targets);
   void arriveBarrier(std::size_t wi, SassGroup& g, const SassInstr& in, std::uint32_t exec);
   void releaseBarrier(std::uint32_t id);

@@ -32,6 +32,23 @@ void decodeBra(SassInstr& in, const sass::Instruction& ir, const SassDecodeConte
   }
 }
 
+// BRX Ra imm (*"BRANCH_TARGETS .L_x_18,..."*): an indirect branch, what ptxas makes of a dense
+// switch: Ra:Ra+1 holds a section-relative address loaded from the jump table in constant bank 2
+// (`LDC R8, c[0x2][R7+0x1c]`), and the target is that value plus the immediate plus the address
+// of the next instruction (ptxas prints the immediate as minus that address, so the target is the
+// table's value). The block runner splits the group by target as for any divergent branch, and
+// checks each target against the BRANCH_TARGETS list (buildSassProgram resolves it into
+// SassProgram::branchTargets).
+void decodeBrx(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (!ir.modifiers.empty() || in.nops < 1 || in.op[0].kind != OpndKind::Reg)
+    sassDecodeError(ir, ctx, "unsupported form of");
+  for (std::uint8_t k = 1; k < in.nops; ++k) {
+    const bool immediate = k == 1 && in.op[k].kind == OpndKind::Imm;
+    if (!immediate && in.op[k].kind != OpndKind::Other) sassDecodeError(ir, ctx, "unsupported operand of");
+  }
+  in.control = SassControl::Brx;
+}
+
 // LEPC Rd: the address of this instruction, a 64-bit pair; LEPC Rd, label (sm_100+): the label's.
 // ptxas uses it only for the return address of a CALL.ABS (below), which never returns here, so
 // the address is 16 bytes (one Volta+ instruction) per instruction index, the section's base 0.
@@ -118,6 +135,7 @@ void decodeUnsupportedControl(SassInstr&, const sass::Instruction& ir, const Sas
 void registerControlHandlers(SassHandlerTable& t) {
   t.add("BRA", &decodeBra);
   t.add("JMP", &decodeBra);
+  t.add("BRX", &decodeBrx);
   t.add("EXIT", &decodeControl<SassControl::Exit>);
   t.add("KILL", &decodeControl<SassControl::Kill>);
   t.add("CALL", &decodeCall);
@@ -135,7 +153,7 @@ void registerControlHandlers(SassHandlerTable& t) {
   for (const char* op : {"NOP", "YIELD", "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR", "CCTL", "CCTLL", "DEPBAR",
                          "NANOSLEEP", "ENDCOLLECTIVE", "PMTRIG", "BPT.DRAIN"})
     t.add(op, &decodeControl<SassControl::Nop>);
-  for (const char* op : {"BRX", "JMX", "BPT", "RTT", "PRET", "BRXU", "JMXU"})
+  for (const char* op : {"JMX", "BPT", "RTT", "PRET", "BRXU", "JMXU"})
     t.add(op, &decodeUnsupportedControl);
 }
 

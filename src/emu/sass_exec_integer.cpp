@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -85,6 +86,53 @@ bool isUniform(const sass::Instruction& ir) { return !ir.opcode.empty() && ir.op
 
 constexpr std::uint32_t kModX = 1, kModU32 = 2, kModHi = 4, kModWide = 8, kModSx32 = 16, kModW = 32,
                         kModLeft = 64, kModSigned = 128, kMod64 = 256, kModEx = 512, kModSh = 1024;
+
+// ----- packed (SIMD) forms -----
+
+// VIADD and VIMNMX on sm_90+ may work on the register as four bytes (.U8x4, .S8x4) or two
+// half-words (.16x2, .U16x2, .S16x2): sm_120's ptxas builds __vabsdiffu4 from
+// `VIMNMX.U8x4` (per-byte min and max) and `VIADD.U8x4 Rd, max, -min`, and sm_90's __vabsdiffs2
+// uses `VIADD.16x2`. Each element is computed on its own (no carry or borrow crosses into the
+// next), and an operand's -R negates each element. kModPacked8 / kModPacked16 in `mods` say which.
+constexpr std::uint32_t kModPacked8 = 2048, kModPacked16 = 4096;
+
+int packedBits(std::uint32_t mods) { return (mods & kModPacked8) ? 8 : (mods & kModPacked16) ? 16 : 32; }
+
+std::uint32_t elementMask(int bits) { return bits == 32 ? ~0u : (1u << bits) - 1; }
+
+// Applies f to each element pair (x, y) of a and b, zero-extended, and packs the results.
+template <class F>
+std::uint32_t perElement(std::uint32_t a, std::uint32_t b, int bits, F&& f) {
+  const std::uint32_t m = elementMask(bits);
+  std::uint32_t r = 0;
+  for (int shift = 0; shift < 32; shift += bits) r |= (f((a >> shift) & m, (b >> shift) & m) & m) << shift;
+  return r;
+}
+
+// An operand's -R and ~R on a packed register: ~ is bitwise either way, - negates each element.
+std::uint32_t packedOperand(const Opnd& o, std::uint32_t v, int bits) {
+  if (o.bitNot) v = ~v;
+  if (o.neg) v = perElement(v, 0, bits, [](std::uint32_t x, std::uint32_t) { return 0u - x; });
+  return v;
+}
+
+std::int64_t elementValue(std::uint32_t e, int bits, bool isSigned) {
+  if (!isSigned || bits == 32) return isSigned ? static_cast<std::int32_t>(e) : static_cast<std::int64_t>(e);
+  return (e & (1u << (bits - 1))) ? static_cast<std::int64_t>(e) - (std::int64_t{1} << bits) : static_cast<std::int64_t>(e);
+}
+
+// "U8x4" -> 8 unsigned, "S16x2" -> 16 signed, "16x2" -> 16 with no sign (an addition's); none: 32.
+struct PackedForm {
+  int bits = 32;
+  bool isSigned = false, signNamed = false;
+};
+std::optional<PackedForm> packedForm(const std::string& modifier) {
+  for (const auto& [name, bits, isSigned, signNamed] :
+       {std::tuple{"U8x4", 8, false, true}, std::tuple{"S8x4", 8, true, true}, std::tuple{"U16x2", 16, false, true},
+        std::tuple{"S16x2", 16, true, true}, std::tuple{"16x2", 16, false, false}, std::tuple{"8x4", 8, false, false}})
+    if (modifier == name) return PackedForm{bits, isSigned, signNamed};
+  return std::nullopt;
+}
 
 // ----- moves and special registers -----
 
@@ -285,7 +333,15 @@ void viadd(SassCtx& c) {
   const Opnd& ob = c.in.op[2];
   const SassSrc a = io.s(oa), b = io.s(ob);
   std::uint32_t* d = io.d(c.in.op[0]);
-  lanesOf(io, [&](int l) { d[l] = io.v(a, oa, l) + io.v(b, ob, l); });
+  const int bits = packedBits(c.in.mods);
+  if (bits == 32) {
+    lanesOf(io, [&](int l) { d[l] = io.v(a, oa, l) + io.v(b, ob, l); });
+    return;
+  }
+  lanesOf(io, [&](int l) {
+    d[l] = perElement(packedOperand(oa, a[l], bits), packedOperand(ob, b[l], bits), bits,
+                      [](std::uint32_t x, std::uint32_t y) { return x + y; });
+  });
 }
 
 // IADD3.64 / UIADD3.64 Rd, Pc0, Pc1, a, b, c (Blackwell): 64-bit sum of pairs (the carry
@@ -559,6 +615,20 @@ void imnmx(SassCtx& c) {
   const std::uint32_t p = io.p(in.op[add || three ? k + 3 : k + 2]);
   std::uint32_t* d = io.d(in.op[0]);
   const bool u32 = in.mods & kModU32;
+  const int bits = packedBits(in.mods);
+  if (bits != 32) {
+    // VIMNMX.{U8x4,S8x4,U16x2,S16x2} Rd, a, b, P: each element's min (P) or max (!P).
+    const bool elementsSigned = !u32;
+    lanesOf(io, [&](int l) {
+      const bool takeMin = (p >> (U ? 0 : l)) & 1u;
+      d[l] = perElement(packedOperand(oa, a[l], bits), packedOperand(oc, cc[l], bits), bits,
+                        [&](std::uint32_t x, std::uint32_t y) {
+                          const bool less = elementValue(x, bits, elementsSigned) < elementValue(y, bits, elementsSigned);
+                          return less == takeMin ? x : y;
+                        });
+    });
+    return;
+  }
   lanesOf(io, [&](int l) {
     const bool takeMin = (p >> (U ? 0 : l)) & 1u;
     auto pick = [&](std::uint32_t x, std::uint32_t y) {
@@ -625,6 +695,77 @@ void vabsdiff(SassCtx& c) {
     }
     d[l] = diff + io.v(cc, oc, l);
   });
+}
+
+// VABSDIFF4[.U8][.ACC] Rd, a, b, c: the four byte lanes' |a.b_i - b.b_i|, the SASS of the PTX
+// SIMD video instruction vabsdiff4 (PTX ISA "Integer Instructions: vop4") that __vabsdiffu4,
+// __vsadu4 and __vabsdiffs4 compile to. The bytes are signed unless .U8 (nvdisasm prints no
+// modifier for vabsdiff4.u32.s32.s32); without .ACC each result byte is the low 8 bits of its
+// difference (vabsdiff4's default mask: every byte from the result, none from c), with .ACC the
+// four differences are summed and added to c (vabsdiff4's .add). ptxas emits other forms (a
+// destination mask, .sat, mixed operand signs) as PRMT/IADD sequences, so they never reach here.
+std::uint32_t absdiffBytes(std::uint32_t a, std::uint32_t b, bool bytesSigned, bool accumulate, std::uint32_t c) {
+  std::uint32_t merged = 0, sum = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::uint32_t x = (a >> (8 * i)) & 0xffu, y = (b >> (8 * i)) & 0xffu;
+    const std::int32_t sx = bytesSigned ? static_cast<std::int8_t>(x) : static_cast<std::int32_t>(x);
+    const std::int32_t sy = bytesSigned ? static_cast<std::int8_t>(y) : static_cast<std::int32_t>(y);
+    const auto diff = static_cast<std::uint32_t>(sx > sy ? sx - sy : sy - sx);  // 0..255
+    sum += diff;
+    merged |= (diff & 0xffu) << (8 * i);
+  }
+  return accumulate ? c + sum : merged;
+}
+
+constexpr std::uint32_t kModAcc = 1;  // VABSDIFF4.ACC
+constexpr std::uint32_t kModUnsignedBytes = 2;  // VABSDIFF4.U8
+
+void vabsdiff4(SassCtx& c) {
+  IntIo<false> io{c};
+  const Opnd &oa = c.in.op[1], &ob = c.in.op[2], &oc = c.in.op[3];
+  const SassSrc a = io.s(oa), b = io.s(ob), cc = io.s(oc);
+  std::uint32_t* d = io.d(c.in.op[0]);
+  const bool bytesSigned = !(c.in.mods & kModUnsignedBytes), accumulate = c.in.mods & kModAcc;
+  lanesOf(io, [&](int l) { d[l] = absdiffBytes(a[l], b[l], bytesSigned, accumulate, cc[l]); });
+}
+
+// IDP.4A.{S8,U8}.{S8,U8} Rd, a, b, c: the dot product of a's and b's four bytes plus c (PTX ISA
+// "Integer Arithmetic Instructions: dp4a"; CUDA Math API __dp4a). IDP.2A.{LO,HI}.{S16,U16}.{S8,U8}
+// Rd, a, b, c: a's two half-words times b's bytes 0 and 1 (.LO) or 2 and 3 (.HI), plus c (PTX
+// "dp2a"; __dp2a_lo / __dp2a_hi). The first type is a's, the second b's, in PTX's order:
+// dp4a.u32.s32 prints IDP.4A.U8.S8. The sum wraps to 32 bits as the PTX defines.
+struct DotForm {
+  bool twoWay = false, high = false, aSigned = false, bSigned = false;
+};
+std::uint32_t packDotForm(const DotForm& f) {
+  return (f.twoWay ? 1u : 0u) | (f.high ? 2u : 0u) | (f.aSigned ? 4u : 0u) | (f.bSigned ? 8u : 0u);
+}
+DotForm unpackDotForm(std::uint32_t v) { return {(v & 1u) != 0, (v & 2u) != 0, (v & 4u) != 0, (v & 8u) != 0}; }
+
+std::int64_t element(std::uint32_t v, int index, int bits, bool isSigned) {
+  const std::uint32_t e = (v >> (bits * index)) & ((1u << bits) - 1);
+  if (!isSigned) return e;
+  return bits == 8 ? static_cast<std::int8_t>(e) : static_cast<std::int16_t>(e);
+}
+
+std::uint32_t dotProduct(const DotForm& f, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  std::int64_t sum = static_cast<std::int32_t>(c);
+  if (f.twoWay) {
+    const int firstByte = f.high ? 2 : 0;
+    for (int k = 0; k < 2; ++k) sum += element(a, k, 16, f.aSigned) * element(b, firstByte + k, 8, f.bSigned);
+  } else {
+    for (int k = 0; k < 4; ++k) sum += element(a, k, 8, f.aSigned) * element(b, k, 8, f.bSigned);
+  }
+  return static_cast<std::uint32_t>(sum);
+}
+
+void idp(SassCtx& c) {
+  IntIo<false> io{c};
+  const Opnd &oa = c.in.op[1], &ob = c.in.op[2], &oc = c.in.op[3];
+  const SassSrc a = io.s(oa), b = io.s(ob), cc = io.s(oc);
+  std::uint32_t* d = io.d(c.in.op[0]);
+  const DotForm form = unpackDotForm(c.in.aux);
+  lanesOf(io, [&](int l) { d[l] = dotProduct(form, a[l], b[l], cc[l]); });
 }
 
 // PRMT Rd, a, selector, b: byte i of the result is byte (sel nibble i & 7) of b:a, or that
@@ -877,6 +1018,11 @@ void decodeIadd(SassInstr& in, const sass::Instruction& ir, const SassDecodeCont
 void decodeViadd(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 3) sassDecodeError(ir, ctx, "unexpected operands of");
   sassDestination(in.op[0]);
+  for (const auto& m : ir.modifiers) {
+    const auto packed = packedForm(m);
+    if (!packed) sassDecodeError(ir, ctx, "unsupported modifier in");
+    in.mods |= packed->bits == 8 ? kModPacked8 : kModPacked16;  // an addition's sign does not matter
+  }
   in.fn = isUniform(ir) ? &viadd<true> : &viadd<false>;
 }
 void decodeLea(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
@@ -969,7 +1115,14 @@ void decodeImnmx(SassInstr& in, const sass::Instruction& ir, const SassDecodeCon
   in.aux = k;
   if (in.nops != k + (in.aux2 ? 4 : 3)) sassDecodeError(ir, ctx, "unexpected operands of");
   if (ir.hasModifier("U32")) in.mods |= kModU32;
-  if (ir.hasModifier("RELU")) sassDecodeError(ir, ctx, "unsupported modifier in");
+  for (const auto& m : ir.modifiers) {
+    if (m == "U32" || m == "S32") continue;
+    const auto packed = packedForm(m);
+    // A packed min/max names its elements' sign; VIADDMNMX / VIMNMX3 are only known in 32 bits.
+    if (!packed || !packed->signNamed || in.aux2 != 0) sassDecodeError(ir, ctx, "unsupported modifier in");
+    in.mods |= packed->bits == 8 ? kModPacked8 : kModPacked16;
+    if (!packed->isSigned) in.mods |= kModU32;
+  }
   in.fn = isUniform(ir) ? &imnmx<true> : &imnmx<false>;
 }
 template <std::uint32_t Op>
@@ -996,6 +1149,46 @@ void decodeVabsdiff(SassInstr& in, const sass::Instruction& ir, const SassDecode
   sassDestination(in.op[0]);
   if (ir.hasModifier("U32")) in.mods |= kModU32;
   in.fn = isUniform(ir) ? &vabsdiff<true> : &vabsdiff<false>;
+}
+// The operands of VABSDIFF4 and IDP: Rd, a, b, c with no operand modifiers (none that nvcc
+// emits; -R or ~R would change the bytes, so they are refused rather than ignored).
+void checkPlainFourOperands(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  if (in.nops != 4 || in.op[0].kind != OpndKind::Reg) sassDecodeError(ir, ctx, "unexpected operands of");
+  for (std::uint8_t k = 1; k < 4; ++k) {
+    const Opnd& o = in.op[k];
+    const bool value = o.kind == OpndKind::Reg || o.kind == OpndKind::UReg || o.kind == OpndKind::Imm || o.kind == OpndKind::Const;
+    if (!value || o.neg || o.bitNot || o.abs) sassDecodeError(ir, ctx, "unsupported operand form in");
+  }
+  sassDestination(in.op[0]);
+}
+void decodeVabsdiff4(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  checkPlainFourOperands(in, ir, ctx);
+  for (const auto& m : ir.modifiers) {
+    if (m == "U8") in.mods |= kModUnsignedBytes;
+    else if (m == "ACC") in.mods |= kModAcc;
+    else if (m != "S8") sassDecodeError(ir, ctx, "unsupported modifier in");
+  }
+  in.fn = &vabsdiff4;
+}
+// "IDP.4A.S8.U8" -> modifiers 4A, S8, U8; "IDP.2A.LO.U16.S8" -> 2A, LO, U16, S8.
+void decodeIdp(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
+  checkPlainFourOperands(in, ir, ctx);
+  const auto& m = ir.modifiers;
+  DotForm form;
+  std::size_t k = 0;
+  if (k < m.size() && (m[k] == "4A" || m[k] == "2A")) form.twoWay = m[k++] == "2A";
+  else sassDecodeError(ir, ctx, "expected .4A or .2A in");
+  if (form.twoWay) {
+    if (k < m.size() && (m[k] == "LO" || m[k] == "HI")) form.high = m[k++] == "HI";
+    else sassDecodeError(ir, ctx, "expected .LO or .HI in");
+  }
+  const std::string aSigned = form.twoWay ? "S16" : "S8", aUnsigned = form.twoWay ? "U16" : "U8";
+  if (m.size() != k + 2 || !(m[k] == aSigned || m[k] == aUnsigned) || !(m[k + 1] == "S8" || m[k + 1] == "U8"))
+    sassDecodeError(ir, ctx, "unsupported operand types in");
+  form.aSigned = m[k] == aSigned;
+  form.bSigned = m[k + 1] == "S8";
+  in.aux = packDotForm(form);
+  in.fn = &idp;
 }
 void decodeBmsk(SassInstr& in, const sass::Instruction& ir, const SassDecodeContext& ctx) {
   if (in.nops != 3) sassDecodeError(ir, ctx, "unexpected operands of");
@@ -1071,6 +1264,8 @@ void registerIntegerHandlers(SassHandlerTable& t) {
   for (const char* op : {"PRMT", "UPRMT"}) t.add(op, &decodePrmt);
   for (const char* op : {"BMSK", "UBMSK"}) t.add(op, &decodeBmsk);
   t.add("VABSDIFF", &decodeVabsdiff);
+  t.add("VABSDIFF4", &decodeVabsdiff4);
+  t.add("IDP", &decodeIdp);
   for (const char* op : {"SGXT", "USGXT"}) t.add(op, &decodeSgxt);
   t.add("P2R", &decodeP2r);
   t.add("R2P", &decodeR2p);

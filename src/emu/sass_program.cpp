@@ -78,6 +78,39 @@ struct Labels {
   std::map<std::string, std::uint32_t, std::less<>> pcs;  // label or function name -> pc
 };
 
+std::optional<std::uint32_t> labelPc(std::string_view name, const Labels& labels, std::uint32_t functionStart,
+                                     const sass::Function& f) {
+  if (const auto local = f.labels.find(std::string(name)); local != f.labels.end())
+    return functionStart + static_cast<std::uint32_t>(local->second);
+  if (const auto it = labels.pcs.find(name); it != labels.pcs.end()) return it->second;
+  return std::nullopt;
+}
+
+// The labels of a BRX's `(*"BRANCH_TARGETS .L_x_18,.L_x_19"*)` operand (the parser joins it
+// without blanks: `(*"BRANCH_TARGETS.L_x_18,.L_x_19"*)`) as pcs; nullopt when the operand is not
+// such a list. A label the section does not have is a decode error.
+std::optional<std::vector<std::uint32_t>> branchTargetList(const sass::Instruction& ins, const Labels& labels,
+                                                           std::uint32_t functionStart, const sass::Function& f,
+                                                           const SassDecodeContext& ctx) {
+  constexpr std::string_view open = "(*\"BRANCH_TARGETS", close = "\"*)";
+  for (const sass::Operand& o : ins.operands) {
+    std::string_view text = o.text;
+    if (o.kind != sass::OperandKind::Other || !text.starts_with(open) || !text.ends_with(close)) continue;
+    text = text.substr(open.size(), text.size() - open.size() - close.size());
+    std::vector<std::uint32_t> pcs;
+    while (!text.empty()) {
+      const std::size_t comma = text.find(',');
+      const std::string_view name = text.substr(0, comma);
+      const auto pc = labelPc(name, labels, functionStart, f);
+      if (!pc) sassDecodeError(ins, ctx, fmt::format("branch target '{}' is not a label of the kernel's section in", name));
+      pcs.push_back(*pc);
+      text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    }
+    return pcs;
+  }
+  return std::nullopt;
+}
+
 Opnd convertOperand(const sass::Operand& o, const Labels& labels, std::uint32_t functionStart,
                     const sass::Function& f, bool& unknownLabel) {
   Opnd r;
@@ -327,6 +360,11 @@ SassProgram buildSassProgram(const sass::Module& module, const std::string& kern
         if (!decoder) sassDecodeError(ins, ctx, "unsupported SASS instruction");
         decoder(in, ins, ctx);
         if (!in.fn && in.control == SassControl::None) sassDecodeError(ins, ctx, "unsupported SASS instruction");
+        if (in.control == SassControl::Brx)
+          if (auto targets = branchTargetList(ins, labels, p.functionStart[fi], f, ctx)) {
+            p.branchTargets.push_back(std::move(*targets));
+            in.aux = static_cast<std::uint32_t>(p.branchTargets.size());
+          }
       } catch (const Error& e) {
         // Executing it is the error (ptxas leaves unreachable code, e.g. after a trap).
         in.fn = &sassUnsupportedInstruction;

@@ -54,6 +54,11 @@ struct SassProgram {
   };
   std::vector<SymbolAddress> symbolAddresses;
 
+  // The pcs each BRX may branch to, from nvdisasm's (*"BRANCH_TARGETS .L_x_1,..."*) list: a BRX
+  // instruction's `aux` is 1 + its index here (0: nvdisasm printed no list). A target outside
+  // its list is an error, not a jump: a jump table read from the wrong bank (no cubin) would
+  // otherwise send lanes to wherever its zeros point.
+  std::vector<std::vector<std::uint32_t>> branchTargets;
   // pc of a byte address inside the section (a return address, a BRX target), or -1.
   [[nodiscard]] std::int64_t pcOf(std::uint64_t address) const {
     if (address < baseAddress || (address - baseAddress) % 16 != 0) return -1;

@@ -78,6 +78,8 @@ constexpr std::array kOpcodeTable{
     OpcodeRow{"IABS", InstrKind::Alu, InstructionClass::IntAdd},
     OpcodeRow{"IDP", InstrKind::Alu, InstructionClass::Dp4a},
     OpcodeRow{"IDP4A", InstrKind::Alu, InstructionClass::Dp4a},
+    OpcodeRow{"VABSDIFF", InstrKind::Alu, InstructionClass::Sad},   // __sad, sad
+    OpcodeRow{"VABSDIFF4", InstrKind::Alu, InstructionClass::Sad},  // __vabsdiffu4, __vsadu4 (vabsdiff4)
     OpcodeRow{"LOP3", InstrKind::Alu, InstructionClass::IntLogic},
     OpcodeRow{"ULOP3", InstrKind::Alu, InstructionClass::IntLogic},
     OpcodeRow{"LOP32I", InstrKind::Alu, InstructionClass::IntLogic},
