@@ -128,13 +128,6 @@ template <class T>
 std::span<const std::byte> bytesOf(const std::vector<T>& v) {
   return std::as_bytes(std::span<const T>(v));
 }
-template <class T>
-std::vector<T> contents(const Emulator& e, const std::string& name) {
-  const auto bytes = e.buffer(name);
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), bytes.size());
-  return v;
-}
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
 double fromBits(std::uint64_t b) { return std::bit_cast<double>(b); }
 float f32(std::uint32_t b) { return std::bit_cast<float>(b); }

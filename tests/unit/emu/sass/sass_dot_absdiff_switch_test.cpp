@@ -26,19 +26,6 @@
 namespace teg::emu::sasstest {
 namespace {
 
-template <typename T>
-std::vector<T> contents(const Emulator& e, const std::string& name) {
-  const auto bytes = e.buffer(name);
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), bytes.size());
-  return v;
-}
-
-template <typename T>
-void fill(Emulator& e, const std::string& name, const std::vector<T>& v) {
-  std::memcpy(e.mutableBuffer(name).data(), v.data(), v.size() * sizeof(T));
-}
-
 bool hasOpcode(const Compiled& c, const std::string& opcode, const std::string& modifier = "") {
   for (const auto& f : c.sass.functions)
     for (const auto& in : f.instructions)

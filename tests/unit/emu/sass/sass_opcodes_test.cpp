@@ -19,14 +19,6 @@ namespace {
 
 LaunchArg i32(const std::string& name, std::int64_t v) { return LaunchArg{name, ScalarArg{ScalarType::I32, v}}; }
 
-template <typename T>
-std::vector<T> contents(const Emulator& e, const std::string& name) {
-  const auto bytes = e.buffer(name);
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), bytes.size());
-  return v;
-}
-
 // ---------------------------------------------------------------------------------------------
 const char* const kProbe = R"(
 extern __shared__ int dyn[];

@@ -2,6 +2,7 @@
 // its PTX and SASS modules alive for the test binary, and compare buffers bit for bit.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,20 @@
 #include "../launch_arg_support.hpp"
 
 namespace teg::emu::sasstest {
+
+// A buffer's bytes as elements of T, and a buffer filled from elements of T.
+template <typename T>
+std::vector<T> contents(const Emulator& e, const std::string& name) {
+  const auto bytes = e.buffer(name);
+  std::vector<T> v(bytes.size() / sizeof(T));
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+
+template <typename T>
+void fill(Emulator& e, const std::string& name, const std::vector<T>& v) {
+  std::memcpy(e.mutableBuffer(name).data(), v.data(), v.size() * sizeof(T));
+}
 
 // sm_70: nvcc 13's compute_75 PTX assembled by CUDA 11.8's ptxas (toolchain/volta_sass.cpp).
 inline const char* const kArchs[] = {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};

@@ -25,14 +25,6 @@
 namespace teg::emu::sasstest {
 namespace {
 
-template <typename T>
-std::vector<T> contents(const Emulator& e, const std::string& name) {
-  const auto bytes = e.buffer(name);
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), bytes.size());
-  return v;
-}
-
 class SassWalls : public ::testing::TestWithParam<const char*> {};
 
 // ---------------------------------------------------------------------------------------------
