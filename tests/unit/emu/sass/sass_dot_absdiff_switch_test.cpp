@@ -99,6 +99,30 @@ std::vector<std::uint32_t> expectedDot(std::uint32_t a, std::uint32_t b, std::ui
           dp2a(a, b, c, true, true, false)};
 }
 
+// `kernel`(a, b, c, o) on 2 blocks of 128 threads, `forms` results a thread in o, run on the SASS
+// and on the PTX emulator from the same inputs.
+struct BothRuns {
+  Emulator sass, ptx;
+};
+BothRuns runOnBothEmulators(const Compiled& c, const char* kernel, ScalarType type, const Words& w, int forms) {
+  LaunchDescription l;
+  l.kernel = kernel;
+  l.grid = {2, 1, 1};
+  l.block = {128, 1, 1};
+  l.args = {buffer("a", type, kThreads), buffer("b", type, kThreads), buffer("c", type, kThreads),
+            buffer("o", type, static_cast<std::uint64_t>(forms) * kThreads)};
+  BothRuns runs{Emulator(c.ptx, l), Emulator(c.ptx, l)};
+  for (Emulator* e : {&runs.sass, &runs.ptx}) {
+    fill(*e, "a", w.a);
+    fill(*e, "b", w.b);
+    fill(*e, "c", w.c);
+  }
+  runs.sass.selectSass(c.sass, c.smVersion, c.cubin);
+  runs.sass.run();
+  runs.ptx.run();
+  return runs;
+}
+
 class SassDotAbsdiffSwitch : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SassDotAbsdiffSwitch, IdpGivesTheDotProductsOfTheCudaMathApi) {
@@ -121,22 +145,8 @@ TEST_P(SassDotAbsdiffSwitch, IdpGivesTheDotProductsOfTheCudaMathApi) {
       // 32513*3 + 33023 - 5; 32513*255 - 32513*2 - 5.
       {-130, 65406, 65021, -97544, 130557, 8356856, 126, -386, 130557, 8225784}};
   const Words w = inputs(hand, kThreads, 41);
-  LaunchDescription l;
-  l.kernel = "dot";
-  l.grid = {2, 1, 1};
-  l.block = {128, 1, 1};
-  l.args = {buffer("a", ScalarType::I32, kThreads), buffer("b", ScalarType::I32, kThreads),
-            buffer("c", ScalarType::I32, kThreads), buffer("o", ScalarType::I32, 10 * kThreads)};
-  Emulator sass(c.ptx, l), ptx(c.ptx, l);
-  for (Emulator* e : {&sass, &ptx}) {
-    fill(*e, "a", w.a);
-    fill(*e, "b", w.b);
-    fill(*e, "c", w.c);
-  }
-  sass.selectSass(c.sass, c.smVersion, c.cubin);
-  sass.run();
-  ptx.run();
-  const auto got = contents<std::uint32_t>(sass, "o");
+  const BothRuns runs = runOnBothEmulators(c, "dot", ScalarType::I32, w, 10);
+  const auto got = contents<std::uint32_t>(runs.sass, "o");
   for (std::size_t i = 0; i < hand.size(); ++i)
     for (int k = 0; k < 10; ++k)
       EXPECT_EQ(static_cast<std::int32_t>(got[10 * i + k]), handExpected[i][k]) << "hand case " << i << " form " << k;
@@ -146,7 +156,7 @@ TEST_P(SassDotAbsdiffSwitch, IdpGivesTheDotProductsOfTheCudaMathApi) {
       ASSERT_EQ(got[10 * i + k], want[k]) << "thread " << i << " form " << k << std::hex << " a 0x" << w.a[i]
                                           << " b 0x" << w.b[i] << " c 0x" << w.c[i];
   }
-  EXPECT_EQ(firstDifference(sass.buffer("o"), ptx.buffer("o")), -1);
+  EXPECT_EQ(firstDifference(runs.sass.buffer("o"), runs.ptx.buffer("o")), -1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,22 +211,8 @@ TEST_P(SassDotAbsdiffSwitch, ByteAbsoluteDifferencesAreThoseOfTheCudaMathApi) {
       {0x03010103u, 8, 0x03010103u, 8, 0x03010103u, 7, 7},
       {0, 0, 0, 0, 0, 7, 7}};
   const Words w = inputs(hand, kThreads, 43);
-  LaunchDescription l;
-  l.kernel = "absdiff";
-  l.grid = {2, 1, 1};
-  l.block = {128, 1, 1};
-  l.args = {buffer("a", ScalarType::U32, kThreads), buffer("b", ScalarType::U32, kThreads),
-            buffer("c", ScalarType::U32, kThreads), buffer("o", ScalarType::U32, 7 * kThreads)};
-  Emulator sass(c.ptx, l), ptx(c.ptx, l);
-  for (Emulator* e : {&sass, &ptx}) {
-    fill(*e, "a", w.a);
-    fill(*e, "b", w.b);
-    fill(*e, "c", w.c);
-  }
-  sass.selectSass(c.sass, c.smVersion, c.cubin);
-  sass.run();
-  ptx.run();
-  const auto got = contents<std::uint32_t>(sass, "o");
+  const BothRuns runs = runOnBothEmulators(c, "absdiff", ScalarType::U32, w, 7);
+  const auto got = contents<std::uint32_t>(runs.sass, "o");
   for (std::size_t i = 0; i < hand.size(); ++i)
     for (int k = 0; k < 7; ++k) EXPECT_EQ(got[7 * i + k], handExpected[i][k]) << "hand case " << i << " form " << k;
   for (int i = 0; i < kThreads; ++i) {
@@ -225,7 +221,7 @@ TEST_P(SassDotAbsdiffSwitch, ByteAbsoluteDifferencesAreThoseOfTheCudaMathApi) {
       ASSERT_EQ(got[7 * i + k], want[k]) << "thread " << i << " form " << k << std::hex << " a 0x" << w.a[i]
                                          << " b 0x" << w.b[i] << " c 0x" << w.c[i];
   }
-  EXPECT_EQ(firstDifference(sass.buffer("o"), ptx.buffer("o")), -1);
+  EXPECT_EQ(firstDifference(runs.sass.buffer("o"), runs.ptx.buffer("o")), -1);
 }
 
 // ---------------------------------------------------------------------------------------------
