@@ -188,6 +188,8 @@ DeviceAudit auditTimingFigures(const Device& d, const device::DeviceDatabase& db
       a.entries.push_back(fallback("far L2 latency", "-", "no latency.l2_far: every L2 hit takes the near latency"));
   }
   add("sustained DRAM bandwidth", "memory.dram_sustained_gbs");
+  // The L2's ECC code word, where the device has one: partial-word stores are read-modify-writes.
+  if (figureOf(d, "memory.l2_ecc_word_bytes") != nullptr) add("L2 ECC word", "memory.l2_ecc_word_bytes");
   if (figureOf(d, "memory.l1_sets") != nullptr) add("L1 sets", "memory.l1_sets");
 
   // Every other timing.* figure the device carries (L2 bandwidth, block launch, same-warp

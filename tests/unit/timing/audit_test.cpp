@@ -113,6 +113,14 @@ TEST(Audit, DocumentedAndDerivedFiguresKeepTheirBasis) {
   EXPECT_EQ(entry(a10, "execution latency int_add").basis, FigureBasis::Documented);
   const auto h100 = teg::timing::auditTimingFigures(database().find("h100"), database());
   EXPECT_EQ(entry(h100, "execution latency int_add").basis, FigureBasis::Derived);
+  // The L2's ECC word: documented for GV100 by the V100 whitepaper, derived for the later
+  // data-centre dies, absent on a GeForce part; the L2 write bandwidth measured on the H100 SXM5.
+  const auto v100 = teg::timing::auditTimingFigures(database().find("tesla-v100-pcie-16gb"), database());
+  EXPECT_EQ(entry(v100, "L2 ECC word").basis, FigureBasis::Documented);
+  EXPECT_EQ(entry(h100, "L2 ECC word").basis, FigureBasis::Derived);
+  EXPECT_EQ(entry(h100, "timing.l2_write_bytes_per_clk").basis, FigureBasis::Measured);
+  const auto rtx3060 = teg::timing::auditTimingFigures(database().find("rtx3060"), database());
+  EXPECT_THROW(entry(rtx3060, "L2 ECC word"), std::runtime_error);
 }
 
 // --- the cloud GPUs: no more assumed timing figures than at the last count -----------------------
