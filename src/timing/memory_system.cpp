@@ -243,12 +243,14 @@ double MemorySystem::load(double now, const std::uint64_t* sectors, int count, b
   return done;
 }
 
-double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters) {
+double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters,
+                           int partialWordSectors) {
   counters.sectorsRequested += static_cast<std::uint64_t>(count);
   double done = now;
   for (int i = 0; i < count; ++i) {
     double slotFree = 0;
-    const double ready = throughL2(now, sectors[i], kind, counters, slotFree, ownFetchFraction_);
+    const double ready =
+        throughL2(now, sectors[i], kind, counters, slotFree, ownFetchFraction_, i < partialWordSectors ? 2 : 1);
     track(now, slotFree);
     done = std::max(done, ready);
   }
@@ -266,16 +268,7 @@ double MemorySystem::viaL2(double now, const std::uint64_t* sectors, int count, 
 // 0.45 that mt4g's whole-sector L2 write program reaches on it.
 double MemorySystem::store(double now, const std::uint64_t* sectors, int count, MemoryCounters& counters,
                            int partialWordSectors) {
-  counters.sectorsRequested += static_cast<std::uint64_t>(count);
-  double done = now;
-  for (int i = 0; i < count; ++i) {
-    double slotFree = 0;
-    const double ready =
-        throughL2(now, sectors[i], Access::Write, counters, slotFree, ownFetchFraction_, i < partialWordSectors ? 2 : 1);
-    track(now, slotFree);
-    done = std::max(done, ready);
-  }
-  return done;
+  return viaL2(now, sectors, count, Access::Write, counters, partialWordSectors);
 }
 
 // Atomics to one address are serialised at the L2 (CUDA guide, "Atomic Functions"; one

@@ -74,8 +74,10 @@ class MemorySystem {
   // `write`: a write-back (else a read): the pipe's time per sector grows with the mix of the two
   // (read/write turnaround, config.dramMixedBytesPerCycle).
   double dramTransfer(double now, double start, bool write, MemoryCounters& counters, double& slotFree);
-  // Every sector through the L2 (and DRAM on a miss); returns when the last is done.
-  double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters);
+  // Every sector through the L2 (and DRAM on a miss); returns when the last is done. The first
+  // `partialWordSectors` writes are read-modify-writes (two pipe times).
+  double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters,
+               int partialWordSectors = 0);
   bool l2Hit(std::uint64_t sector);
   bool nearLookUp(std::uint64_t sector, Access kind);
   double nearFill(double start, bool nearHit, double ready);
