@@ -108,3 +108,41 @@ TEST(Mt4gBandwidthSuites, EachIsInItsGenerationsBandwidthGroup) {
                                                     {"mt4g-bandwidth-h100-nvl", "bandwidth-hopper"}};
   teg::test::expectEachSuiteInItsGroup(kData + "/groups.json", expected);
 }
+
+// timing.l2_write_bytes_per_clk (docs/timing.md, "L2 writes"): the L2 write row's GB/s x 1000 /
+// the clock the run reports, on the four cards whose row is an L2 rate (not the V100's: its
+// L2-sized array does not stay in the L2, data/devices/README.md); every other product of their
+// chips takes the chip's write / load ratio (the mean over its measured cards) times its own load
+// figure, rounded to 0.1 B/clk as filed (a tie may round either way: 0.05 apart at most).
+TEST(Mt4gBandwidthSuites, L2WriteFiguresAreTheWriteRowsAndTheirChipsRatios) {
+  const auto csv = csvRows(kData + "/mt4g_bandwidth.csv");
+  const std::map<std::string, std::string> measured{{"RTX 2080 Ti", "rtx2080ti"},
+                                                     {"A100-PCIe-40GB", "a100-pcie-40gb"},
+                                                     {"H100-SXM5-80GB", "h100-sxm5-80gb"},
+                                                     {"H100-NVL", "h100-nvl"}};
+  const auto db = teg::device::DeviceDatabase::loadDirectory(std::string(TEG_SOURCE_DIR) + "/data/devices");
+  const auto tenth = [](double x) { return std::round(x * 10) / 10; };
+  std::map<std::string, std::vector<double>> ratios;  // chip -> write / load of its measured cards
+  for (const auto& c : csv) {
+    if (c.at("level") != "l2" || c.at("direction") != "write" || measured.count(c.at("gpu")) == 0) continue;
+    const auto& d = db.find(measured.at(c.at("gpu")));
+    const double perClock = std::stod(c.at("gb_per_s")) * 1000 / std::stod(c.at("clock_mhz"));
+    EXPECT_DOUBLE_EQ(d.timing.l2WriteBytesPerClock, tenth(perClock)) << d.name;
+    ratios[d.chip].push_back(d.timing.l2WriteBytesPerClock / d.timing.l2BytesPerClock);
+  }
+  ASSERT_EQ(ratios.size(), 3u);  // TU102, GA100, GH100
+  EXPECT_EQ(db.find("tesla-v100-pcie-16gb").timing.l2WriteBytesPerClock, 0) << "its row is not an L2 rate";
+  std::size_t derived = 0;
+  for (const auto& d : db.all()) {
+    const auto chip = ratios.find(d.chip);
+    bool isMeasured = false;
+    for (const auto& m : measured) isMeasured = isMeasured || d.id == m.second;
+    if (chip == ratios.end() || isMeasured || d.timing.l2BytesPerClock <= 0) continue;
+    double mean = 0;
+    for (const double r : chip->second) mean += r / static_cast<double>(chip->second.size());
+    EXPECT_NEAR(d.timing.l2WriteBytesPerClock, tenth(d.timing.l2BytesPerClock * mean), 0.051)
+        << d.name;
+    ++derived;
+  }
+  EXPECT_EQ(derived, 12u);  // GA100 4, GH100 5, TU102 3
+}
