@@ -122,6 +122,61 @@ void putPred(SassCtx& c, const Opnd& o, std::uint32_t bits) {
 
 // ---- FP32 arithmetic -------------------------------------------------------------------------
 
+// The common case of FADD/FMUL/FFMA: round to nearest, no .FTZ, no .SAT. Its lanes need no
+// rounding-mode switch and no flushing, only the IEEE operation and the canonical NaN, so they
+// are computed here in one loop. A build for baseline x86-64 has no FMA instruction and
+// std::fma is then a libm call per lane (two thirds of `teg predict`'s time on a register-blocked
+// SGEMM); the loop alone gets a clone for FMA hardware, chosen at load time, which computes the
+// same single rounding inline. Not the whole build: GCC would then contract the timing model's
+// a * b + c into FMAs and change its results. The PTX emulator's fmaLanes does the same.
+template <int Op>
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+[[gnu::target_clones("fma", "default")]]
+#endif
+void nearestLanes(std::uint32_t exec, std::uint32_t* out, std::uint32_t outMask, SassSrc a, std::uint32_t aFlip,
+                  std::uint32_t aClear, SassSrc b, std::uint32_t bFlip, std::uint32_t bClear, SassSrc z,
+                  std::uint32_t zFlip, std::uint32_t zClear) {
+  if (exec == 0xffffffffu && outMask == 31) {
+    // A full warp: the operands are gathered into lane arrays first (a source row may be the
+    // destination row, and a broadcast operand has m = 0), so that the operation runs as plain
+    // loops the compiler turns into vector instructions.
+    alignas(32) std::uint32_t x[kSassLanes], y[kSassLanes], w[kSassLanes];
+    const auto gather = [](SassSrc s, std::uint32_t clear, std::uint32_t flip, std::uint32_t* to) {
+      if (s.m != 0) {
+        for (int l = 0; l < kSassLanes; ++l) to[l] = (s.p[l] & clear) ^ flip;
+      } else {
+        const std::uint32_t v = (s.p[0] & clear) ^ flip;
+        for (int l = 0; l < kSassLanes; ++l) to[l] = v;
+      }
+    };
+    gather(a, aClear, aFlip, x);
+    gather(b, bClear, bFlip, y);
+    if constexpr (Op == 2) gather(z, zClear, zFlip, w);
+    for (int l = 0; l < kSassLanes; ++l) {
+      const float u = std::bit_cast<float>(x[l]), v = std::bit_cast<float>(y[l]);
+      float r;
+      if constexpr (Op == 0) r = u + v;
+      else if constexpr (Op == 1) r = u * v;
+      else r = std::fma(u, v, std::bit_cast<float>(w[l]));
+      out[l] = r != r ? 0x7fffffffu : std::bit_cast<std::uint32_t>(r);
+    }
+    return;
+  }
+  forEachSassLane(exec, [&](int l) {
+    const float x = std::bit_cast<float>((a[l] & aClear) ^ aFlip);
+    const float y = std::bit_cast<float>((b[l] & bClear) ^ bFlip);
+    float r;
+    if constexpr (Op == 0) r = x + y;
+    else if constexpr (Op == 1) r = x * y;
+    else r = std::fma(x, y, std::bit_cast<float>((z[l] & zClear) ^ zFlip));
+    out[l & outMask] = std::isnan(r) ? 0x7fffffffu : std::bit_cast<std::uint32_t>(r);
+  });
+}
+
+// applyF32Modifiers as a mask and a flip: |R| clears the sign, then -R flips it.
+std::uint32_t signClear(const Opnd& o) { return o.abs ? 0x7fffffffu : 0xffffffffu; }
+std::uint32_t signFlip(const Opnd& o) { return o.neg ? 0x80000000u : 0u; }
+
 template <int Op>  // 0 add, 1 mul, 2 fma
 void fArith(SassCtx& c) {
   const SassInstr& in = c.in;
@@ -129,6 +184,15 @@ void fArith(SassCtx& c) {
   const Round r = roundOf(in.mods);
   const SassSrc a = c.src(in.op[1]), b = c.src(in.op[2]);
   const SassSrc z = Op == 2 ? c.src(in.op[3]) : a;
+  if (r == Round::Rn && !ftz && !sat) {
+    const Opnd& o = in.op[0];
+    const Opnd& oz = in.op[Op == 2 ? 3 : 1];
+    // A uniform destination is one value that every executing lane writes alike (Dst below).
+    std::uint32_t* out = o.kind == OpndKind::UReg ? &c.w.ur[o.row] : c.w.r[o.row];
+    nearestLanes<Op>(c.exec, out, o.kind == OpndKind::UReg ? 0u : 31u, a, signFlip(in.op[1]), signClear(in.op[1]), b,
+                     signFlip(in.op[2]), signClear(in.op[2]), z, signFlip(oz), signClear(oz));
+    return;
+  }
   auto d = dstOf(c, in.op[0]);
   forEachSassLane(c.exec, [&](int l) {
     const std::uint32_t x = f32Operand(c, in.op[1], a, l), y = f32Operand(c, in.op[2], b, l);
