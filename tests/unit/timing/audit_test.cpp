@@ -230,12 +230,12 @@ TEST(Audit, CloudGpusHaveNoMoreAssumedTimingFiguresThanAtTheLastCount) {
   // and GA102's L2 and DRAM latencies from the RTX 3080; 146 after sm_89's F2I latency from the RTX
   // 4070 Ti's F2I + I2FP chains; 143 after sm_89's REDUX latency from the RTX 4070 Ti's REDUX and
   // SHFL-tree loops; 140 after GV100's and AD104's same-address atomic rate from the TITAN V's and RTX
-  // 4070's atomic_hotspot rows) and on the H100 NVL, L20, RTX A6000 and RTX 6000 Ada (210, 174, 169,
-  // 164, now 161 on all 24). A bound, not a target: issue 25 asks for
+  // 4070's atomic_hotspot rows; 139 after sm_75's SHFL latency from a Quadro RTX 6000's chain) and on
+  // the H100 NVL, L20, RTX A6000 and RTX 6000 Ada (210, 174, 169, 164, 161, now 160 on all 24). A bound, not a target: issue 25 asks for
   // none; a change that adds an assumed figure to one of these fails here, one that removes one
   // lowers the bound.
   const std::map<std::string, int> bound = {
-      {"tesla-t4", 3},        {"a10g", 6},            {"a10", 6},            {"a30", 9},
+      {"tesla-t4", 2},        {"a10g", 6},            {"a10", 6},            {"a30", 9},
       {"a40", 6},             {"l4", 4},              {"l40s", 3},           {"l40", 3},
       {"a100-pcie-80gb", 9},  {"a100-pcie-40gb", 9},  {"a100-sxm4-40gb", 9}, {"a100-sxm4-80gb", 9},
       {"h100-sxm5-80gb", 9},  {"h100-pcie-80gb", 9},  {"gh200", 9},          {"h200-sxm-141gb", 9},
@@ -253,7 +253,7 @@ TEST(Audit, CloudGpusHaveNoMoreAssumedTimingFiguresThanAtTheLastCount) {
     EXPECT_EQ(audit.count(FigureBasis::Assumed), assumedTimingFiguresFromTheFiles(id));
     total += audit.count(FigureBasis::Assumed);
   }
-  EXPECT_LE(total, 161);
+  EXPECT_LE(total, 160);
 }
 
 TEST(Audit, CloudGpusAssumeOnlyTheFiguresNoPublishedMeasurementCovers) {
@@ -280,6 +280,10 @@ TEST(Audit, CloudGpusAssumeOnlyTheFiguresNoPublishedMeasurementCovers) {
       // MUFU and shuffle from the RTX 3080's (below).
       if (d.cc.smName() == "sm_89") {
         EXPECT_EQ(adaMeasured.count(e.parameter), 0u) << "no longer on the list for sm_89";
+      }
+      // sm_75's shuffle latency is a Quadro RTX 6000's (TU102) SHFL.IDX chain.
+      if (d.cc.smName() == "sm_75") {
+        EXPECT_NE(e.parameter, "execution latency warp_shuffle") << "no longer on the list for sm_75";
       }
       if (d.cc.smName() == "sm_86") {
         EXPECT_TRUE(e.parameter != "execution latency special" && e.parameter != "execution latency warp_shuffle")
