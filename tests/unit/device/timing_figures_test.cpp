@@ -345,4 +345,78 @@ TEST(TimingFigures, DerivedSustainedDramBandwidthFollowsTheMemoryTypeRule) {
   EXPECT_GE(derivedCount, 23);
 }
 
+
+// timing.l2_atomic_cycles of GV100, AD104 and TU102 products: Debdeep23/test1's atomic_hotspot rows
+// (data/validation/atomic_hotspot.csv), recomputed here. Every thread adds 1 to one word `iters` times;
+// ptxas folds each warp's adds into one RED by one lane, so a warp makes one operation on the word per
+// iteration. A row of 20 trials with iters "50+100" is the mean of 10 trials of each (the source's
+// aggregation merged its two commands: its population standard deviation is then half the gap between
+// the two levels, which must be 2x apart), so 75 operations per warp. ns per operation x the measured
+// GPU's clocks.core_mhz = cycles; every product citing a row carries that GPU's value, measured on it
+// (its own) or on a GPU of the same chip (a sibling).
+TEST(TimingFigures, L2AtomicCyclesAreTheAtomicHotspotRows) {
+  // atomic_hotspot.csv: gpu,name_reported,cc,N,block,grid_blocks,iters,trials,time_ms,std_ms,source
+  struct Size {
+    double timeMs = 0;  // summed, then the mean of the rows
+    int rows = 0;
+    double opsPerWarp = 0, warps = 0;
+  };
+  std::map<std::string, Size> sizes;  // gpu|N
+  for (const auto& f : readCsv("atomic_hotspot.csv")) {
+    SCOPED_TRACE(f.at(0) + " " + f.at(3));
+    Size& s = sizes[f.at(0) + "|" + f.at(3)];
+    const double blocks = std::stod(f.at(5));
+    EXPECT_DOUBLE_EQ(blocks, std::stod(f.at(3)) / std::stod(f.at(4)));  // N / block
+    s.warps = blocks * std::stod(f.at(4)) / 32;
+    if (f.at(6) == "50+100") {
+      EXPECT_EQ(f.at(7), "20");
+      const double mean = std::stod(f.at(8)), sd = std::stod(f.at(9));
+      EXPECT_NEAR((mean + sd) / (mean - sd), 2.0, 0.01);  // the two levels: 50 and 100 iterations
+      s.opsPerWarp = 75;
+    } else {
+      EXPECT_EQ(f.at(7), "1");  // one trial per row
+      s.opsPerWarp = std::stod(f.at(6));
+    }
+    s.timeMs += std::stod(f.at(8));
+    ++s.rows;
+  }
+  const auto nsPerOperation = [&](const std::string& key) {
+    const Size& s = sizes.at(key);
+    return s.timeMs / s.rows * 1e6 / (s.warps * s.opsPerWarp);
+  };
+  // The sizes of one GPU agree (the unit, not the launch, sets the time).
+  for (const auto& [key, s] : sizes) {
+    const std::string gpu = key.substr(0, key.find('|'));
+    for (const auto& [other, t] : sizes) {
+      if (other.rfind(gpu + "|", 0) == 0) {
+        EXPECT_NEAR(nsPerOperation(key) / nsPerOperation(other), 1.0, 0.01) << key << " against " << other;
+      }
+    }
+  }
+
+  std::map<std::string, int> perGpu;
+  int own = 0;
+  for (const Device& d : database().all()) {
+    for (const auto& fig : d.figures) {
+      if (fig.key != "timing.l2_atomic_cycles") continue;
+      const auto row = citation(fig.source, "atomic_hotspot.csv (");
+      if (row.empty()) continue;
+      SCOPED_TRACE(d.id + ": " + fig.source);
+      ASSERT_EQ(row.size(), 2u);
+      ASSERT_EQ(sizes.count(row[0] + "|" + row[1]), 1u);
+      EXPECT_EQ(fig.basis, "measured");
+      const Device& on = database().find(fig.measuredOn);
+      EXPECT_EQ(on.chip, d.chip);  // its own or a sibling's
+      EXPECT_NEAR(d.timing.l2AtomicCycles, nsPerOperation(row[0] + "|" + row[1]) * on.clocks.coreMhz / 1000.0, 0.0005);
+      ++perGpu[row[0]];
+      own += fig.measuredOn == d.id ? 1 : 0;
+    }
+  }
+  // TITAN V: 7 GV100 products; RTX 4070: 7 AD104 products; RTX 2080 Ti: 4 TU102 products.
+  EXPECT_EQ(perGpu, (std::map<std::string, int>{{"RTX 2080 Ti", 4}, {"RTX 4070", 7}, {"TITAN V", 7}}));
+  EXPECT_EQ(own, 3);
+  EXPECT_DOUBLE_EQ(database().find("l4").timing.l2AtomicCycles, 1.461);
+  EXPECT_DOUBLE_EQ(database().find("tesla-v100-sxm2-16gb").timing.l2AtomicCycles, 1.148);
+}
+
 }  // namespace
