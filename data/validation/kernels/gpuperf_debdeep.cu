@@ -16,7 +16,9 @@
 //   grid ceil(N / 512) with 256 x 4 bytes of dynamic shared memory; histogram 1024 bytes.
 // - naive_transpose, conv2d_3x3, conv2d_7x7, matmul_naive: block 16 x 16, grid ceil(cols / 16) x
 //   ceil(rows / 16); shared_transpose, matmul_tiled: block 32 x 32, grid ceil(cols / 32) x
-//   ceil(rows / 32); shared_bank_conflict: one block of 1024.
+//   ceil(rows / 32); shared_bank_conflict: one block of 1024 — a launch the GPUs refuse (ptxas
+//   gives it 206 registers, 1024 x 206 > 65536 a block) and main.cu checks no launch error, so
+//   its published times are those of a launch that did not run: no suite row, no launch file.
 // - Timing: 20 warm-up launches (10 for the histogram, convolutions and matmuls), then `reps`
 //   launches back to back between two CUDA events; the time is their mean.
 #include <cuda_runtime.h>
