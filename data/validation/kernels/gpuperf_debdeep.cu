@@ -6,7 +6,9 @@
 //   -arch=sm_XY -DTILE=32), gpu-perf/data/runs_<gpu>_final.csv and runs_2080ti.csv (times).
 // The kernels below were rewritten from the published program, not copied: each does the same
 // arithmetic with the same access pattern, loop trip counts, `__restrict__` pointers and
-// `#pragma unroll` directives, so nvcc makes the same code of them.
+// `#pragma unroll` directives, so nvcc makes the same code of them (ptxas gives every kernel the
+// register count of the program's own logs, data/ptxas_{titanv,2080ti,4070}.log: sm_70 with CUDA
+// 11.8's ptxas, sm_75 and sm_89 with CUDA 13.0's).
 //
 // How the runner launches them (main.cu; every buffer is cudaMalloc'd and, except the outputs of
 // vector_add, saxpy, random_access and shared_bank_conflict, cudaMemset to 0 — so every input is
