@@ -227,6 +227,7 @@ std::vector<FigureSpec> buildSpecs() {
   s.push_back({"timing.l2_write_bytes_per_clk", K::PositiveNumber, G::Timing, R::No,
                setTimingDouble<&Timing::l2WriteBytesPerClock>});
   s.push_back({"timing.l1_bytes_per_clk", K::PositiveNumber, G::Timing, R::No, setTimingDouble<&Timing::l1BytesPerClock>});
+  s.push_back({"timing.l1_tag_lookups_per_cycle", K::PositiveInt, G::Timing, R::No, keepInProvenanceOnly});
   s.push_back({"timing.l1_caches_global", K::NonNegativeInt, G::Timing, R::No, setTimingL1CachesGlobal});
   s.push_back({"timing.unified_alu", K::NonNegativeInt, G::Timing, R::No, setTimingUnifiedAlu});
   for (int i = 0; i < static_cast<int>(InstructionClass::Count_); ++i) {

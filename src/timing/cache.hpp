@@ -65,6 +65,9 @@ class SectoredCache {
     return std::max(now + hitLatency, fill);
   }
   [[nodiscard]] bool enabled() const { return sets_ > 0; }
+  [[nodiscard]] std::uint64_t sets() const { return sets_; }
+  // The set a line maps to (hashed; see cache.cpp). Only for an enabled cache.
+  [[nodiscard]] std::uint64_t setOf(std::uint64_t line) const;
 
  private:
   bool touch(std::size_t way, std::uint32_t bit) {
@@ -82,8 +85,6 @@ class SectoredCache {
   }
   // access() past the way used last: the set's scan, and the fill on a miss.
   bool lookUp(std::uint64_t line, std::uint32_t bit);
-  // The set a line maps to (hashed; see cache.cpp).
-  [[nodiscard]] std::uint64_t setOf(std::uint64_t line) const;
   // The recency list of set lastSet_: `way` becomes its most recently used.
   void moveToFront(std::size_t way);
   // The hash index of caches with many ways (line -> way; open addressing, linear probing).

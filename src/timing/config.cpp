@@ -25,6 +25,14 @@ int l1SetsOf(const Device& d) {
   return 0;
 }
 
+// timing.l1_tag_lookups_per_cycle (kept in the provenance list only, as memory.l1_sets), 0 where
+// the device has none.
+int l1TagLookupsOf(const Device& d) {
+  for (const auto& f : d.figures)
+    if (f.key == "timing.l1_tag_lookups_per_cycle") return std::stoi(f.value);
+  return 0;
+}
+
 // A measured memory latency of this product (plain key, e.g. "latency.l2"), else the generation's
 // default (timing.<level>_latency), else an error naming both keys.
 double memoryLatency(const Device& d, const std::string& level, double generic, const std::string& label,
@@ -308,6 +316,13 @@ TimingConfig timingConfigFor(const Device& d, long long sharedBytesPerSm) {
       c.provenance.push_back({"LD/ST data path", fmt::format("{:g} B per cycle per SM", c.lsuBytesPerCycle),
                               "derived: throughput.load_store lanes x 4 bytes"});
   }
+  // The L1TEX tag stage (Volta and later): one line's tag per L1 set per cycle.
+  c.l1TagLookupsPerCycle = l1TagLookupsOf(d);
+  if (c.l1TagLookupsPerCycle > 0)
+    c.provenance.push_back({"L1 tag stage", fmt::format("{} lines per cycle{}", c.l1TagLookupsPerCycle,
+                                                        c.l1TagLookupsPerCycle == l1SetsOf(d) ? ", one in each L1 set" : ""),
+                            "timing.l1_tag_lookups_per_cycle (its source: teg devices show); a global request "
+                            "takes a cycle per wavefront of lines it needs beyond that"});
   // Lai eq. 3.2: C_mem = B_peak · mem_latency / (N_SM · ele_size · Clk), here per SM in sectors.
   c.maxOutstandingSectors = static_cast<int>(std::ceil(c.dramBytesPerCycle * c.dramLatency / c.sectorBytes));
   c.provenance.push_back({"memory concurrency C_mem", fmt::format("{} sectors in flight per SM", c.maxOutstandingSectors),

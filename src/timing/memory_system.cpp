@@ -1,6 +1,7 @@
 #include "memory_system.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace teg::timing::detail {
@@ -296,6 +297,41 @@ double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count,
     done = std::max(done, ready + (unit.freeAt - now));
   }
   return done;
+}
+
+}  // namespace teg::timing::detail
+
+namespace teg::timing::detail {
+
+// L1TEX's tag stage (NVIDIA developer forum, Greg Smith: "On GV100+ the L1TEX tag stage can
+// resolve 4 sets x 4 sectors per cycle. If not all threads can be resolved in one wavefront then
+// the instruction will continue to generate new wavefronts in the tag stage until all threads are
+// handled"): each cycle it looks up one line in each set, so a request takes a cycle per line of
+// its busiest set. NVIDIA does not publish the L1's index function; Accel-Sim's L1, validated
+// against Volta to Ada, indexes its 4 sets linearly (tested-cfgs SM7_QV100 ... SM86_RTX3070:
+// "-gpgpu_cache:dl1 S:4:128:...,L:T:m:L:L", the last L its linear set function), line mod 4, and
+// so does this stage. (The L1's contents keep their folded index, cache.cpp: with hundreds of
+// ways a set, which set a line fills changes little there.) So a warp whose lanes touch 32 lines
+// of a row-major matrix's column (rows a multiple of 512 bytes apart) takes 32 cycles, and a
+// coalesced one 1, whatever the bytes.
+int MemorySystem::l1TagWavefronts(const std::uint64_t* sectors, int count) const {
+  const int lookups = config_.l1TagLookupsPerCycle;
+  if (lookups <= 0 || count <= 0) return 0;
+  const auto perLine = static_cast<std::uint64_t>(std::max(1, config_.lineBytes / config_.sectorBytes));
+  // The distinct lines: a line's sectors are mostly adjacent in the request, so neighbours are
+  // merged first and the short list left is searched for the rest.
+  std::vector<std::uint64_t>& lines = tagLines_;
+  lines.clear();
+  for (int i = 0; i < count; ++i) {
+    const std::uint64_t line = sectors[i] / perLine;
+    if (!lines.empty() && lines.back() == line) continue;
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+  }
+  std::array<int, 64> perSet{};
+  const auto sets = static_cast<std::uint64_t>(std::min<int>(lookups, static_cast<int>(perSet.size())));
+  int busiest = 0;
+  for (const std::uint64_t line : lines) busiest = std::max(busiest, ++perSet[static_cast<std::size_t>(line % sets)]);
+  return busiest;
 }
 
 }  // namespace teg::timing::detail

@@ -60,6 +60,10 @@ class MemorySystem {
   // operations on one word one after another (TimingConfig::l2AtomicCycles each, times the GPU's
   // operations on the sector per operation of this SM: setAtomicContention).
   double atomic(double now, const std::uint64_t* sectors, int count, int sameWordLanes, MemoryCounters& counters);
+  // Cycles the L1TEX tag stage takes for a request of these sectors (TimingConfig::
+  // l1TagLookupsPerCycle = the sets it looks up one line in each cycle; 0 when not modelled): the
+  // lines of its busiest set, sets indexed line mod that number (memory_system.cpp).
+  [[nodiscard]] int l1TagWavefronts(const std::uint64_t* sectors, int count) const;
   // The GPU's operations on each atomic sector per operation of this SM (atomic_contention.hpp);
   // must outlive this.
   void setAtomicContention(const AtomicContention* contention) { contention_ = contention; }
@@ -91,6 +95,7 @@ class MemorySystem {
   // for one line then waits for DRAM with probability ownFetchFraction, not 1 - (1 - it)^sectors.
   int sectorsPerLine_ = 4;
   SectoredCache l1_;
+  mutable std::vector<std::uint64_t> tagLines_;  // l1TagWavefronts's scratch (no allocation per request)
   SectoredCache l2_;
   // The SM's half of a split L2 (config.l2Partitions > 1 with a far latency): a copy of the lines
   // the SM uses, as the A100 whitepaper describes ("each L2 partition localizes and caches data for

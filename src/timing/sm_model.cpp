@@ -667,7 +667,11 @@ class Sm {
         const MemoryRequest* m = op.memory != kNoMemory ? &w.block->memory[op.memory] : nullptr;
         const int sectors = m == nullptr ? 0 : requestSectors(*w.block, op.memory);
         const std::uint64_t* list = m == nullptr ? nullptr : w.block->sectors.data() + m->firstSector;
-        busy = std::max(d.unitInterval, config_.lsuBytesPerCycle > 0 ? sectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0);
+        // The LD/ST path is held for the request's bytes at the data path's width, or for the
+        // wavefronts its lines need in the L1TEX tag stage (memory_system.cpp), whichever is longer.
+        busy = std::max({d.unitInterval,
+                         config_.lsuBytesPerCycle > 0 ? sectors * config_.sectorBytes / config_.lsuBytesPerCycle : 0.0,
+                         static_cast<double>(memory_.l1TagWavefronts(list, sectors))});
         lsuFreeAt_ = now + busy;
         mc.lsuBusyCycles += busy;
         ++lsuVersion_;

@@ -123,6 +123,10 @@ struct TimingConfig {
   // a read-modify-write, twice a whole sector's write time (MemorySystem::store). 0: no ECC.
   int l2EccWordBytes = 0;
   double lsuBytesPerCycle = 0;       // L1/LSU data path of one SM, bytes per cycle
+  // L1TEX tag stage (timing.l1_tag_lookups_per_cycle): cache lines a global request's tags are
+  // looked up for per cycle, one in each of that many L1 sets; a request takes a cycle per line of
+  // its busiest set. 0 = not modelled.
+  int l1TagLookupsPerCycle = 0;
   int maxOutstandingSectors = 0;     // memory-pipeline concurrency C_mem (Lai eq. 3.1-3.2)
   double barrierLatency = 0;         // cycles from the last arrival to the release
   double blockLaunchCycles = 0;      // block scheduler cost of starting a block on an SM
