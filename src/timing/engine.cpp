@@ -702,10 +702,13 @@ TimingResult TimingEngine::finish() {
   const bool sharedL2 = m.config.l2BytesShare > 0 && m.config.forcedL2HitRate < 0;
   const auto slotCount = static_cast<std::uint64_t>(std::max(1, options.residentBlocks));
   const std::uint64_t firstWave = std::min<std::uint64_t>(slotCount, result.blocksOnSm);
-  if (sharedL2) {
-    std::vector<detail::TracedPeer> peers;
+  // The peers also tell how many SMs update each atomic sector, which matters whatever the L2's
+  // hit rate (a forced one, what-if l2-hit, left same-address atomics uncontended).
+  std::vector<detail::TracedPeer> peers;
+  if (sharedL2 || m.config.l2AtomicCycles > 0)
     for (std::size_t i = 0; i < m.peerSectors.size(); ++i)
       if (m.peerTraced[i]) peers.push_back({std::move(m.peerSectors[i]), m.peerStratum[i]});
+  if (sharedL2) {
     const std::vector<std::uint64_t> firstOwn = m.firstWaveSectors(blocks, firstWave);
     sharing = detail::estimateL2Sharing(firstOwn, peers, m.strataPopulation, m.config.smCount);
     if (blocks.size() > firstWave) {
@@ -727,16 +730,16 @@ TimingResult TimingEngine::finish() {
         if (!grid.lowerBound) detail::boundByGridFootprint(carry, grid.bytes, sharing.ownFetchFraction, laterReads);
       }
     }
-    if (m.config.l2AtomicCycles > 0) {
-      // Every block the other SMs run alongside the first wave updates what the sampled peers
-      // show, grid neighbours included (they are left out of the peers' draw only because a
-      // stencil's halo is local, which does not matter to a counter all blocks update).
-      const double running = static_cast<double>(
-          std::min<std::uint64_t>(m.kernel.grid.count(), slotCount * static_cast<std::uint64_t>(m.config.smCount)));
-      contention = detail::estimateAtomicContention(m.firstWaveAtomicSectors(blocks, firstWave), peers,
-                                                    running - static_cast<double>(firstWave),
-                                                    static_cast<double>(firstWave));
-    }
+  }
+  if (m.config.l2AtomicCycles > 0 && (sharedL2 || m.config.forcedL2HitRate >= 0)) {
+    // Every block the other SMs run alongside the first wave updates what the sampled peers
+    // show, grid neighbours included (they are left out of the peers' draw only because a
+    // stencil's halo is local, which does not matter to a counter all blocks update).
+    const double running = static_cast<double>(
+        std::min<std::uint64_t>(m.kernel.grid.count(), slotCount * static_cast<std::uint64_t>(m.config.smCount)));
+    contention = detail::estimateAtomicContention(m.firstWaveAtomicSectors(blocks, firstWave), peers,
+                                                  running - static_cast<double>(firstWave),
+                                                  static_cast<double>(firstWave));
   }
   // Lai §3.2.3.5: the GPU's DRAM traffic drains at the pace of its busiest partition, so the
   // SM's share of the bandwidth is divided by the skew the running blocks' sectors show.
