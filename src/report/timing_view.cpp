@@ -139,6 +139,12 @@ std::string renderTimingText(const timing::TimingResult& r, const trace::KernelI
                                   l.synchronousOverheadUs));
   else
     head.emplace_back("with launch", "launch overhead not given for this device (the time above is the kernel's alone)");
+  if (l.l2Warm)
+    head.emplace_back("L2 warm",
+                      fmt::format("back to back, {:.1f} % of its {:.4g} MiB of buffers stay in the {:.4g} MiB L2: {:.4g} ms a "
+                                  "kernel in the stream and graph views (cold: {:.4g} ms)",
+                                  100 * l.l2Retained, static_cast<double>(l.bufferBytes) / 1048576.0,
+                                  static_cast<double>(l.l2Bytes) / 1048576.0, l.warmKernelMs, l.kernelMs));
   head.emplace_back("simulated",
                     fmt::format("{} of {} blocks, {} cycles{}{}", r.blocksSimulated, r.blocksOnSm,
                                 thousands(r.simulatedCycles), r.extrapolated ? " (the rest extrapolated)" : "",
@@ -320,7 +326,10 @@ nlohmann::json timingJson(const timing::TimingResult& r, const trace::KernelInfo
           {"launch", {{"kernel_ms", r.launch.kernelMs}, {"stream_ms", r.launch.streamMs}, {"graph_ms", r.launch.graphMs},
                       {"synchronous_ms", r.launch.synchronousMs}, {"stream_overhead_us", r.launch.streamOverheadUs},
                       {"graph_overhead_us", r.launch.graphOverheadUs},
-                      {"synchronous_overhead_us", r.launch.synchronousOverheadUs}}},
+                      {"synchronous_overhead_us", r.launch.synchronousOverheadUs},
+                      {"l2_warm", r.launch.l2Warm}, {"l2_retained", r.launch.l2Retained},
+                      {"warm_kernel_ms", r.launch.warmKernelMs},
+                      {"buffer_bytes", r.launch.bufferBytes}, {"l2_bytes", r.launch.l2Bytes}}},
           {"ipc", r.ipc},
           {"bound", r.bound},
           {"bound_explanation", r.boundExplanation},

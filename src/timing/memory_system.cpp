@@ -86,6 +86,16 @@ double MemorySystem::nextAcceptTime(double at, int sectors) const {
   return ready;
 }
 
+// A read miss of a launch run back to back after its like: deterministically, round(fraction x n)
+// of the first n such misses find the line the previous launch left (TimingConfig::l2WarmFraction).
+// The line is filled as a miss fills it, so the launch's own reuse of it is unchanged.
+bool MemorySystem::keptFromPreviousLaunch() {
+  if (config_.l2WarmFraction <= 0) return false;
+  const auto before = static_cast<std::uint64_t>(std::floor(config_.l2WarmFraction * static_cast<double>(warmDraws_)));
+  ++warmDraws_;
+  return static_cast<std::uint64_t>(std::floor(config_.l2WarmFraction * static_cast<double>(warmDraws_))) > before;
+}
+
 bool MemorySystem::l2Hit(std::uint64_t sector) {
   if (config_.forcedL2HitRate >= 0) {
     // Deterministic: exactly round(rate × n) of the first n lookups hit.
@@ -136,6 +146,7 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
       hit = true;
       ++counters.l2PeerHits;
     }
+    if (!hit && keptFromPreviousLaunch()) hit = true;
   } else {
     const auto w = l2_.write(sector);  // a miss allocates the sector without reading it
     hit = w.hit;
@@ -143,6 +154,7 @@ bool MemorySystem::l2Hit(std::uint64_t sector) {
       hit = true;  // an atomic on data other SMs update too (a histogram's bins): already in the L2
       ++counters.l2PeerHits;
     }
+    if (!hit && kind == Access::Atomic && keptFromPreviousLaunch()) hit = true;
     writeThrough = writeBack_ == WriteBack::WhenDirtied && !w.wasDirty;
   }
   const int evictedWrites = l2Tracks && writeBack_ == WriteBack::WhenEvicted ? l2_.evictedDirtySectors() : 0;

@@ -83,6 +83,8 @@ class MemorySystem {
   double viaL2(double now, const std::uint64_t* sectors, int count, Access kind, MemoryCounters& counters,
                int partialWordSectors = 0);
   bool l2Hit(std::uint64_t sector);
+  bool keptFromPreviousLaunch();
+  std::uint64_t warmDraws_ = 0;  // keptFromPreviousLaunch's draws
   bool nearLookUp(std::uint64_t sector, Access kind);
   double nearFill(double start, bool nearHit, double ready);
   void track(double now, double completion);

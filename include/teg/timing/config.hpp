@@ -167,6 +167,10 @@ struct TimingConfig {
   bool perfectCoalescing = false;
   bool noDivergence = false;         // pack partial-mask instructions (see TimingEngine::record)
   double forcedL2HitRate = -1;       // 0..1, or -1 = simulate the cache
+  // Back-to-back launches (analysis/predict.cpp, timing::l2RetainedBetweenLaunches): the share of
+  // the L2 misses of this launch's reads that find the line the previous launch left there. 0 = a
+  // cold L2 (one launch, or the first).
+  double l2WarmFraction = 0;
   int maxResidentBlocks = 0;         // 0 = occupancy decides
 
   std::vector<Provenance> provenance;

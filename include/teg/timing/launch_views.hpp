@@ -13,4 +13,9 @@ namespace teg::timing {
 // (a view whose overhead is not given is the kernel's time).
 LaunchViews launchViews(double kernelMs, const TimingConfig& config);
 
+// Of `bufferBytes` a launch touched, the fraction the next launch of the same kernel finds still
+// in an L2 of `l2Bytes` with `ways`-way sets of `lineBytes` lines (launch_views.cpp): the lines of
+// a set given at most `ways` of them stay, those of a set given more are all lost.
+double l2RetainedBetweenLaunches(std::uint64_t bufferBytes, std::uint64_t l2Bytes, int lineBytes, int ways);
+
 }  // namespace teg::timing

@@ -84,6 +84,15 @@ struct LaunchViews {
   double graphMs = 0;         // one kernel of a CUDA graph
   double synchronousMs = 0;   // launched, then synchronised: a host timer around one launch
   double streamOverheadUs = 0, graphOverheadUs = 0, synchronousOverheadUs = 0;
+  // Back-to-back launches of the same kernel find part of the previous launch's data in the L2
+  // (l2RetainedBetweenLaunches of the launch's buffers, analysis/predict.cpp): the stream and graph
+  // views are then a run at that L2 hit rate plus their overheads; kernelMs and synchronousMs stay
+  // cold (one launch, or the first).
+  bool l2Warm = false;
+  double l2Retained = 0;  // the fraction of the buffers' lines the next launch finds in the L2
+  double warmKernelMs = 0;
+  std::uint64_t bufferBytes = 0;  // the launch's buffers, against the L2's bytes
+  std::uint64_t l2Bytes = 0;
 };
 
 // Loop-iteration sampling (src/timing/loop_extrapolation.hpp): the simulated blocks ran with a

@@ -2,6 +2,8 @@
 // the device's overheads, and no kernel, not even an empty one, is predicted below them.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "synthetic.hpp"
 #include "teg/device/database.hpp"
 #include "teg/timing/launch_views.hpp"
@@ -33,6 +35,21 @@ TEST(LaunchViews, AddTheOverheadsToTheKernelsTime) {
   const LaunchViews none = launchViews(0.010, TimingConfig{});
   EXPECT_DOUBLE_EQ(none.streamMs, 0.010);
   EXPECT_DOUBLE_EQ(none.synchronousMs, 0.010);
+}
+
+// What back-to-back launches find in the L2 (l2RetainedBetweenLaunches), against Poisson tables.
+TEST(LaunchViews, TheL2KeepsTheLinesOfTheSetsThatHoldThem) {
+  // A direct-mapped L2 (1 way) of 1024 lines given 1024 lines: lambda = 1, P(K <= 0) = e^-1.
+  EXPECT_NEAR(l2RetainedBetweenLaunches(1024 * 128, 1024 * 128, 128, 1), std::exp(-1.0), 1e-12);
+  // 16 sets of 16 ways given as many lines as they hold: lambda = 16, P(K <= 15) = 0.46674.
+  EXPECT_NEAR(l2RetainedBetweenLaunches(256 * 128, 256 * 128, 128, 16), 0.46674, 1e-5);
+  // One line in a 36 MiB L2: kept. Nothing touched: nothing kept.
+  EXPECT_NEAR(l2RetainedBetweenLaunches(128, 37748736, 128, 16), 1.0, 1e-12);
+  EXPECT_EQ(l2RetainedBetweenLaunches(0, 37748736, 128, 16), 0.0);
+  // 48 MiB in the RTX 4070's 36 MiB (18,432 sets of 16): lambda = 21.33, P(K <= 15) = 0.0985;
+  // 192 MiB: lambda = 85.3, nothing left to speak of.
+  EXPECT_NEAR(l2RetainedBetweenLaunches(48ull << 20, 37748736, 128, 16), 0.09852, 1e-4);
+  EXPECT_LT(l2RetainedBetweenLaunches(192ull << 20, 37748736, 128, 16), 1e-12);
 }
 
 // The V100 entry carries the blog's figures (data/devices/generic/sm_70.json).
