@@ -98,15 +98,11 @@ __global__ void gpMatmulNaive(const float* __restrict__ a, const float* __restri
   c[row * n + col] = sum;
 }
 
-// Per-block sum: two elements a thread (blockDim apart), then a shared-memory tree halving the
-// active threads each step, one partial sum a block.
-__global__ void gpReduceSum(const float* __restrict__ in, float* __restrict__ partial, int n) {
-  extern __shared__ float red[];
+// Thread t's value v into the block's sum: a shared-memory tree halving the active threads each
+// step (a barrier after each), thread 0 writing the block's partial sum. Inlined, as in the
+// program, where each kernel spells the loop out.
+__device__ __forceinline__ void blockTreeSum(float* red, float v, float* __restrict__ partial) {
   const int t = threadIdx.x;
-  const int i = blockIdx.x * blockDim.x * 2 + t;
-  float v = 0.f;
-  if (i < n) v += in[i];
-  if (i + blockDim.x < n) v += in[i + blockDim.x];
   red[t] = v;
   __syncthreads();
   for (int half = blockDim.x >> 1; half > 0; half >>= 1) {
@@ -114,6 +110,18 @@ __global__ void gpReduceSum(const float* __restrict__ in, float* __restrict__ pa
     __syncthreads();
   }
   if (t == 0) partial[blockIdx.x] = red[0];
+}
+
+// Per-block sum: two elements a thread (blockDim apart), then the tree above, one partial sum a
+// block.
+__global__ void gpReduceSum(const float* __restrict__ in, float* __restrict__ partial, int n) {
+  extern __shared__ float red[];
+  const int t = threadIdx.x;
+  const int i = blockIdx.x * blockDim.x * 2 + t;
+  float v = 0.f;
+  if (i < n) v += in[i];
+  if (i + blockDim.x < n) v += in[i + blockDim.x];
+  blockTreeSum(red, v, partial);
 }
 
 // The same with products of A and B.
@@ -125,13 +133,7 @@ __global__ void gpDotProduct(const float* __restrict__ a, const float* __restric
   float v = 0.f;
   if (i < n) v += a[i] * b[i];
   if (i + blockDim.x < n) v += a[i + blockDim.x] * b[i + blockDim.x];
-  red[t] = v;
-  __syncthreads();
-  for (int half = blockDim.x >> 1; half > 0; half >>= 1) {
-    if (t < half) red[t] += red[t + half];
-    __syncthreads();
-  }
-  if (t == 0) partial[blockIdx.x] = red[0];
+  blockTreeSum(red, v, partial);
 }
 
 // 256-bin histogram of the low byte: bins in dynamic shared memory, a grid-stride loop of shared
