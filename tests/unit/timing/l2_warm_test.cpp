@@ -22,7 +22,8 @@ TimingConfig warmConfig(double fraction) {
 TEST(L2Warm, AShareOfTheColdMissesFindTheirLineFromThePreviousLaunch) {
   for (const double fraction : {0.0, 0.5, 1.0}) {
     SCOPED_TRACE(fraction);
-    MemorySystem m(warmConfig(fraction), WriteBack::WhenEvicted);
+    const TimingConfig c = warmConfig(fraction);  // MemorySystem keeps a reference to it
+    MemorySystem m(c, WriteBack::WhenEvicted);
     MemoryCounters counters;
     // 8 reads of 8 different lines: a cold L2 misses all 8; warm, round(fraction x 8) hit.
     for (std::uint64_t line = 0; line < 8; ++line) {
@@ -39,7 +40,8 @@ TEST(L2Warm, AShareOfTheColdMissesFindTheirLineFromThePreviousLaunch) {
 
 TEST(L2Warm, TheFirstAndOnlyHalfOfTheMissesHitAtOneHalf) {
   // Deterministic: of the first n cold misses, exactly floor(0.5 n) hit (the 2nd, 4th, ...).
-  MemorySystem m(warmConfig(0.5), WriteBack::WhenEvicted);
+  const TimingConfig c = warmConfig(0.5);
+  MemorySystem m(c, WriteBack::WhenEvicted);
   MemoryCounters counters;
   const std::uint64_t first = 0, second = 4;
   EXPECT_DOUBLE_EQ(m.load(0, &first, 1, false, counters), 400);     // a miss: DRAM
