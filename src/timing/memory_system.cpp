@@ -311,10 +311,6 @@ double MemorySystem::atomic(double now, const std::uint64_t* sectors, int count,
   return done;
 }
 
-}  // namespace teg::timing::detail
-
-namespace teg::timing::detail {
-
 // L1TEX's tag stage (NVIDIA developer forum, Greg Smith: "On GV100+ the L1TEX tag stage can
 // resolve 4 sets x 4 sectors per cycle. If not all threads can be resolved in one wavefront then
 // the instruction will continue to generate new wavefronts in the tag stage until all threads are
@@ -329,7 +325,7 @@ namespace teg::timing::detail {
 int MemorySystem::l1TagWavefronts(const std::uint64_t* sectors, int count) const {
   const int lookups = config_.l1TagLookupsPerCycle;
   if (lookups <= 0 || count <= 0) return 0;
-  const auto perLine = static_cast<std::uint64_t>(std::max(1, config_.lineBytes / config_.sectorBytes));
+  const auto perLine = static_cast<std::uint64_t>(sectorsPerLine_);
   // The distinct lines: a line's sectors are mostly adjacent in the request, so neighbours are
   // merged first and the short list left is searched for the rest.
   std::vector<std::uint64_t>& lines = tagLines_;
