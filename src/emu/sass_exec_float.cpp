@@ -129,8 +129,9 @@ void putPred(SassCtx& c, const Opnd& o, std::uint32_t bits) {
 // SGEMM); the loop alone gets a clone for FMA hardware, chosen at load time, which computes the
 // same single rounding inline. Not the whole build: GCC would then contract the timing model's
 // a * b + c into FMAs and change its results. The PTX emulator's fmaLanes does the same.
+// (GCC only: clang refuses target_clones on a function template; the fuzz build is clang's.)
 template <int Op>
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
 [[gnu::target_clones("fma", "default")]]
 #endif
 void nearestLanes(std::uint32_t exec, std::uint32_t* out, std::uint32_t outMask, SassSrc a, std::uint32_t aFlip,
